@@ -1,0 +1,1 @@
+//! Kafka's client-side partition assignors, as pure functions.

@@ -1,0 +1,1 @@
+//! The Kafka rebalance playground: the Yew app that Trunk builds.
