@@ -1,8 +1,38 @@
 //! `rebalance-sim`: the engine on the command line.
+//!
+//! Each subcommand lives in its own module; `main` only dispatches and maps outcomes to exit codes
+//! (0 success, 1 runtime failure, 2 bad usage or bad input).
 
 use std::process::ExitCode;
 
+mod assign;
+mod partition_for;
+
+const USAGE: &str = "\
+usage: rebalance-sim <command> [options]
+
+commands:
+  partition-for GROUP_ID [--partitions N]   the group's __consumer_offsets partition
+  assign --strategy NAME                    run an assignor on JSON lines from stdin
+                                            (range | roundrobin | sticky | cooperative-sticky)
+";
+
 fn main() -> ExitCode {
-    eprintln!("usage: rebalance-sim <command> ...");
-    ExitCode::from(2)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    match command.as_str() {
+        "partition-for" => partition_for::run(rest),
+        "assign" => assign::run(rest),
+        "-h" | "--help" | "help" => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("rebalance-sim: unknown command `{other}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -9,6 +9,7 @@
 //! repository's shared material); where a teaching article simplifies, Kafka wins.
 
 pub mod assignor;
+pub mod java;
 pub mod time;
 
 pub use time::{SimDuration, SimTime};
