@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs what the playground needs and is missing; skips everything already in place.
+#
+#   scripts/setup.sh           tools to build and serve (wasm32 target, trunk, wasm-bindgen, wasm-opt)
+#   scripts/setup.sh --tests   the same, plus Chromium, ChromeDriver and the end-to-end test's npm packages
+#
+# Everything comes from the package registries (crates.io, npm, Debian); nothing is downloaded
+# from anywhere else.
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14          # Trunk 0.22 needs Rust 1.96
+BINARYEN_VERSION=132           # wasm-opt, from npm's binaryen package
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+with_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) with_tests=true ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --tests)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "setup.sh: '$*' needs root (run as root or install sudo)" >&2; exit 1
+  fi
+}
+
+for tool in cargo rustup npm; do
+  command -v "$tool" >/dev/null || { echo "setup.sh: '$tool' is required but not installed" >&2; exit 1; }
+done
+
+# 1. The wasm32 target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. Trunk, pinned.
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (a few minutes, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+# 3. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock. Installed
+#    without --locked: one of its locked dependencies is no longer on the registry.
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+[ -n "$wb_version" ] || { echo "setup.sh: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $wb_version" ]; then
+  say "installing wasm-bindgen-cli $wb_version"
+  cargo install wasm-bindgen-cli --version "$wb_version" --force
+fi
+if ! grep -q "wasm_bindgen = \"$wb_version\"" Trunk.toml; then
+  echo "setup.sh: Trunk.toml [tools] wasm_bindgen must be \"$wb_version\", the version in Cargo.lock" >&2
+  exit 1
+fi
+
+# 4. wasm-opt from binaryen.
+if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+  say "installing binaryen@$BINARYEN_VERSION (wasm-opt) from npm"
+  as_root npm install -g "binaryen@$BINARYEN_VERSION"
+fi
+
+if $with_tests; then
+  # 5. Debian's Chromium and its driver, for wasm-bindgen-test and the end-to-end test.
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing chromium and chromium-driver from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  # 6. The end-to-end test's packages (playwright-core drives the Debian Chromium; it never
+  #    downloads a browser of its own).
+  if [ ! -d tests/e2e/node_modules/playwright-core ]; then
+    say "installing the end-to-end test's npm packages"
+    (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+say "ready"

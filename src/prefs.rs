@@ -1,0 +1,37 @@
+//! What the browser tells us about the user, and what we remember between visits.
+//!
+//! Every access is fallible (no window in a test harness, storage disabled in private mode):
+//! a failure means "no preference", never a panic.
+
+use crate::i18n::Lang;
+
+const LANG_KEY: &str = "rebalance-playground.lang";
+
+/// The language to start in: the one the user chose last time, else the browser's.
+pub(crate) fn initial_lang() -> Lang {
+    let window = web_sys::window();
+    let saved = window
+        .as_ref()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    let browser = window.and_then(|w| w.navigator().language());
+    saved
+        .or(browser)
+        .map(|tag| Lang::from_tag(&tag))
+        .unwrap_or(Lang::En)
+}
+
+/// Remembers the user's choice and tells the document which language it is in.
+pub(crate) fn apply_lang(lang: Lang) {
+    let Some(window) = web_sys::window() else { return };
+    if let Ok(Some(storage)) = window.local_storage() {
+        // Storage can be full or disabled; the choice then lasts for this visit only.
+        let _ = storage.set_item(LANG_KEY, lang.tag());
+    }
+    if let Some(document) = window.document() {
+        document.set_title(lang.strings().app_title);
+        if let Some(root) = document.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+    }
+}

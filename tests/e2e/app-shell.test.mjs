@@ -1,0 +1,87 @@
+// The app shell as a user meets it: title, the empty group, and the language switch.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('an English browser sees the app shell with a new, empty group', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });
+  const title = page.getByRole('heading', { level: 1 });
+  await title.waitFor();
+  assert.equal(await title.textContent(), 'Kafka Rebalance Playground');
+  assert.equal(await page.title(), 'Kafka Rebalance Playground');
+
+  const group = page.getByRole('region', { name: 'Consumer group' });
+  assert.equal(await group.getByTestId('group-state').textContent(), 'Empty');
+  assert.equal(await group.getByTestId('generation').textContent(), '0');
+  const states = page.getByRole('list', { name: 'The five states of a classic consumer group' });
+  assert.equal(await states.getByRole('listitem').count(), 5);
+  assert.match(await states.locator('[aria-current=step]').textContent(), /^Empty/);
+
+  await screenshot(page, 'app-shell-en');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('switching to 中文 translates the page, and the choice survives a reload', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });
+  const chinese = page.getByRole('button', { name: '中文' });
+  await chinese.click();
+
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Kafka 消费者组重平衡演示');
+  assert.equal(await chinese.getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByRole('button', { name: 'English' }).getAttribute('aria-pressed'), 'false');
+  const group = page.getByRole('region', { name: '消费者组' });
+  assert.equal(await group.getByTestId('group-state').textContent(), '空（Empty）');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  await screenshot(page, 'app-shell-zh');
+
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'Kafka 消费者组重平衡演示' }).waitFor();
+
+  await page.getByRole('button', { name: 'English' }).click();
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Kafka Rebalance Playground');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Chinese browser starts in Chinese; keyboard alone can switch language', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
+  await page.getByRole('heading', { level: 1, name: 'Kafka 消费者组重平衡演示' }).waitFor();
+
+  // Tab to the English button and press Enter, as a keyboard user would.
+  const english = page.getByRole('button', { name: 'English' });
+  for (let i = 0; i < 10 && !(await english.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  assert.ok(await english.evaluate((el) => el === document.activeElement), 'English button reachable by Tab');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Kafka Rebalance Playground');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a phone-sized screen nothing overflows sideways', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, {
+    locale: 'zh-CN',
+    viewport: { width: 375, height: 740 },
+  });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await screenshot(page, 'app-shell-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
