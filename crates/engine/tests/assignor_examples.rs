@@ -428,3 +428,47 @@ fn cooperative_general_builder_withholds_moving_partitions() {
     assert!(cooperative["c2"].is_empty());
     assert_eq!(cooperative["c1"], eager["c1"]);
 }
+
+#[test]
+fn sticky_keeps_topics_spread_when_members_join() {
+    // AbstractStickyAssignorTest.testTopicBalanceAfterReassignment (KAFKA-16277): owned partitions
+    // are kept in (partition, topic) order, so each member keeps a share of both topics.
+    let partitions = topics(&[("topic1", 12), ("topic2", 12)]);
+    let both = ["topic1", "topic2"];
+    let per_topic = |assignment: &Assignment, want: usize| {
+        for (member, topics) in assignment {
+            for topic in both {
+                assert_eq!(
+                    topics.get(topic).map_or(0, Vec::len),
+                    want,
+                    "{member} {topic}: {assignment:?}"
+                );
+            }
+        }
+    };
+    let one = [member("consumer1", &both)];
+    let first = assign(Strategy::Sticky, &partitions, &one);
+    per_topic(&first, 12);
+
+    let two = owning(
+        &[one[0].clone(), member("consumer2", &both)],
+        &with_empty(&first, "consumer2"),
+        1,
+    );
+    let second = assign(Strategy::Sticky, &partitions, &two);
+    per_topic(&second, 6);
+
+    let mut four_members: Vec<MemberSubscription> = two.clone();
+    four_members.push(member("consumer3", &both));
+    four_members.push(member("consumer4", &both));
+    let previous = with_empty(&with_empty(&second, "consumer3"), "consumer4");
+    let four = owning(&four_members, &previous, 2);
+    let third = assign(Strategy::Sticky, &partitions, &four);
+    per_topic(&third, 3);
+}
+
+fn with_empty(assignment: &Assignment, member: &str) -> Assignment {
+    let mut assignment = assignment.clone();
+    assignment.entry(member.to_string()).or_default();
+    assignment
+}

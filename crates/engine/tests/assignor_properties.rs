@@ -489,3 +489,63 @@ proptest! {
         check_balanced(&members, done)?;
     }
 }
+
+/// Bigger groups with many overlapping subscriptions and stale claims, to drive the general
+/// builder through long sequences of moves.
+fn large_group() -> impl Strategy<Value = (Partitions, Vec<MemberSubscription>)> {
+    (
+        prop::collection::vec(0..40i32, 1..8),
+        prop::collection::vec(
+            (prop::collection::vec(prop::bool::weighted(0.4), 8), 0..4i32),
+            2..40,
+        ),
+        prop::collection::vec((0..48usize, 0..8usize, 0..40i32), 0..200),
+    )
+        .prop_map(|(counts, specs, claims)| {
+            let partitions: Partitions = counts
+                .iter()
+                .enumerate()
+                .map(|(t, &n)| (format!("topic-{t}"), n))
+                .collect();
+            let mut members: Vec<MemberSubscription> = specs
+                .iter()
+                .enumerate()
+                .map(|(i, (subscribed, generation))| {
+                    let topics = (0..counts.len())
+                        .filter(|&t| subscribed[t])
+                        .map(|t| format!("topic-{t}"));
+                    MemberSubscription::new(format!("member-{i}"), topics).in_generation(*generation)
+                })
+                .collect();
+            for (member, topic, p) in claims {
+                if let Some(m) = members.get_mut(member) {
+                    m.owned_partitions
+                        .entry(format!("topic-{topic}"))
+                        .or_default()
+                        .push(p);
+                }
+            }
+            (partitions, members)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    #[test]
+    fn large_groups_stay_complete_balanced_and_safe((partitions, members) in large_group()) {
+        let sticky = assign(Assignor::Sticky, &partitions, &members);
+        check_complete(&partitions, &members, &sticky)?;
+        check_balanced(&members, &sticky)?;
+        let again = assign(Assignor::Sticky, &partitions, &with_previous(&members, &sticky, 9));
+        prop_assert_eq!(&again, &sticky);
+
+        let cooperative = assign(Assignor::CooperativeSticky, &partitions, &members);
+        check_shape(&partitions, &members, &cooperative)?;
+        for (member, topics) in &cooperative {
+            for (topic, ps) in topics {
+                prop_assert!(ps.iter().all(|p| sticky[member][topic].contains(p)));
+            }
+        }
+    }
+}
