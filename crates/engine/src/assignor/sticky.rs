@@ -15,7 +15,9 @@
 //! partition, the claim from the highest generation wins; two claims from the same (highest)
 //! generation cancel out and the partition is treated as unowned (KAFKA-12984, KAFKA-14639). In the
 //! general builder only members of the group's highest generation own anything; older claims only
-//! hint which member a partition should return to when it has to move (`prevAssignment`).
+//! hint which member a partition should return to when it has to move (`prevAssignment`). That is
+//! the rule of the project's reference and of Kafka before 3.5; since KAFKA-14639 Kafka also keeps
+//! an older claim nobody contests. The same-subscription builder keeps such claims either way.
 //!
 //! The cooperative variant runs the same algorithm, then withholds every partition that would
 //! change owner: it is revoked in this rebalance and assigned in the next one (KIP-429).
