@@ -9,7 +9,18 @@
 //! repository's shared material); where a teaching article simplifies, Kafka wins.
 
 pub mod assignor;
+pub mod coordinator;
+pub mod event;
 pub mod java;
+pub mod protocol;
 pub mod time;
 
+pub use coordinator::records::{Record, RecordBody};
+pub use coordinator::timers::{Timer, TimerKey, TimerKind};
+pub use coordinator::{
+    partition_for, CommittedOffset, Coordinator, CoordinatorConfig, GroupSnapshot, MemberSnapshot,
+    PartitionStatus,
+};
+pub use event::{Event, EventKind, LeaderReason, Reason, RemovalReason};
+pub use protocol::{ConnectionId, ErrorCode, GroupState, NodeId, Outgoing, Request, Response};
 pub use time::{SimDuration, SimTime};

@@ -1,0 +1,412 @@
+//! A classic group's in-memory state (Kafka: `ClassicGroup`, `ClassicGroupMember`) and the small
+//! operations on it that do not need the coordinator's timers or outbox.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::java::string_hash_code;
+use crate::protocol::{
+    ConnectionId, ConsumerAssignment, ConsumerSubscription, GroupState, JoinGroupProtocol,
+    JoinGroupResponseMember, TopicPartition, CONSUMER_PROTOCOL_TYPE,
+};
+use crate::time::SimTime;
+
+/// Where a parked (long-poll) response must go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Parked {
+    pub(crate) to: ConnectionId,
+    pub(crate) correlation_id: i32,
+}
+
+/// A committed offset as the coordinator keeps it (Kafka: `OffsetAndMetadata`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CommittedOffset {
+    /// The offset.
+    pub offset: i64,
+    /// The leader epoch, or -1.
+    pub leader_epoch: i32,
+    /// The metadata string.
+    pub metadata: String,
+    /// When it was committed.
+    pub commit_timestamp: SimTime,
+    /// Explicit expiry (OffsetCommit v2–v4 `retentionTimeMs`).
+    pub expire_timestamp: Option<SimTime>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    pub(crate) id: String,
+    pub(crate) instance_id: Option<String>,
+    pub(crate) client_id: String,
+    pub(crate) client_host: String,
+    pub(crate) rebalance_timeout_ms: i32,
+    pub(crate) session_timeout_ms: i32,
+    pub(crate) protocol_type: String,
+    /// In the member's order of preference.
+    pub(crate) protocols: Vec<JoinGroupProtocol>,
+    pub(crate) assignment: ConsumerAssignment,
+    pub(crate) awaiting_join: Option<Parked>,
+    pub(crate) awaiting_sync: Option<Parked>,
+    /// Added in the current join phase (Kafka: `isNew`); such a member has the 300 s join timeout.
+    pub(crate) is_new: bool,
+    /// Order of addition to the group: the re-election rule and every member listing use it.
+    pub(crate) join_seq: u64,
+}
+
+impl Member {
+    /// Kafka: `ClassicGroupMember.hasSatisfiedHeartbeat`. A member parked in JoinGroup or SyncGroup
+    /// is covered by the join/sync timers instead of its session, unless it is new.
+    pub(crate) fn has_satisfied_heartbeat(&self) -> bool {
+        !self.is_new && (self.awaiting_join.is_some() || self.awaiting_sync.is_some())
+    }
+
+    /// Kafka: `ClassicGroupMember.matches` — same protocols, same order, same metadata.
+    pub(crate) fn matches(&self, protocols: &[JoinGroupProtocol]) -> bool {
+        self.protocols == protocols
+    }
+
+    pub(crate) fn metadata_for(&self, protocol: &str) -> ConsumerSubscription {
+        self.protocols
+            .iter()
+            .find(|p| p.name == protocol)
+            .map(|p| p.metadata.clone())
+            .unwrap_or_default()
+    }
+
+    /// Kafka: `ClassicGroupMember.vote` — the first of its own protocols that every member supports.
+    fn vote<'a>(&'a self, candidates: &BTreeSet<&str>) -> Option<&'a str> {
+        self.protocols
+            .iter()
+            .map(|p| p.name.as_str())
+            .find(|n| candidates.contains(n))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    pub(crate) id: String,
+    pub(crate) partition: i32,
+    pub(crate) state: GroupState,
+    pub(crate) previous_state: GroupState,
+    pub(crate) state_timestamp: SimTime,
+    pub(crate) generation: i32,
+    pub(crate) protocol_type: Option<String>,
+    pub(crate) protocol_name: Option<String>,
+    pub(crate) leader: Option<String>,
+    pub(crate) members: BTreeMap<String, Member>,
+    /// `group.instance.id` → member id.
+    pub(crate) static_members: BTreeMap<String, String>,
+    /// Ids handed out with MEMBER_ID_REQUIRED that have not joined yet.
+    pub(crate) pending_join: BTreeSet<String>,
+    pub(crate) pending_sync: BTreeSet<String>,
+    pub(crate) num_awaiting_join: usize,
+    /// Protocol name → how many members support it.
+    pub(crate) supported_protocols: BTreeMap<String, usize>,
+    pub(crate) new_member_added: bool,
+    pub(crate) subscribed_topics: Option<BTreeSet<String>>,
+    pub(crate) offsets: BTreeMap<TopicPartition, CommittedOffset>,
+    pub(crate) next_member_seq: u64,
+    pub(crate) next_join_seq: u64,
+}
+
+impl Group {
+    pub(crate) fn new(id: String, partition: i32, now: SimTime) -> Self {
+        Self {
+            id,
+            partition,
+            state: GroupState::Empty,
+            previous_state: GroupState::Empty,
+            state_timestamp: now,
+            generation: 0,
+            protocol_type: None,
+            protocol_name: None,
+            leader: None,
+            members: BTreeMap::new(),
+            static_members: BTreeMap::new(),
+            pending_join: BTreeSet::new(),
+            pending_sync: BTreeSet::new(),
+            num_awaiting_join: 0,
+            supported_protocols: BTreeMap::new(),
+            new_member_added: false,
+            subscribed_topics: None,
+            offsets: BTreeMap::new(),
+            next_member_seq: 1,
+            next_join_seq: 0,
+        }
+    }
+
+    pub(crate) fn is(&self, state: GroupState) -> bool {
+        self.state == state
+    }
+
+    /// Kafka: the group can enter PreparingRebalance from its current state.
+    pub(crate) fn can_rebalance(&self) -> bool {
+        self.state.can_transition_to(GroupState::PreparingRebalance)
+    }
+
+    /// A fresh member id in Kafka's shape, `<prefix>-<n>` (Kafka uses a UUID for `n`).
+    pub(crate) fn generate_member_id(&mut self, prefix: &str) -> String {
+        let n = self.next_member_seq;
+        self.next_member_seq += 1;
+        format!("{prefix}-{n}")
+    }
+
+    pub(crate) fn is_leader(&self, member_id: &str) -> bool {
+        self.leader.as_deref() == Some(member_id)
+    }
+
+    /// Kafka: `ClassicGroup.hasAllMembersJoined`.
+    pub(crate) fn has_all_members_joined(&self) -> bool {
+        self.members.len() == self.num_awaiting_join && self.pending_join.is_empty()
+    }
+
+    /// Kafka: `ClassicGroup.rebalanceTimeoutMs` — the maximum over members (0 without members).
+    pub(crate) fn rebalance_timeout_ms(&self) -> u64 {
+        self.members
+            .values()
+            .map(|m| m.rebalance_timeout_ms.max(0) as u64)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Kafka: `ClassicGroup.supportsProtocols`.
+    pub(crate) fn supports_protocols(&self, protocol_type: &str, protocols: &[JoinGroupProtocol]) -> bool {
+        if self.is(GroupState::Empty) {
+            !protocol_type.is_empty() && !protocols.is_empty()
+        } else {
+            self.protocol_type.as_deref() == Some(protocol_type)
+                && protocols.iter().any(|p| {
+                    self.supported_protocols.get(&p.name).copied().unwrap_or(0) == self.members.len()
+                })
+        }
+    }
+
+    fn count_protocols(&mut self, protocols: &[JoinGroupProtocol], add: bool) {
+        for p in protocols {
+            let n = self.supported_protocols.entry(p.name.clone()).or_insert(0);
+            if add {
+                *n += 1;
+            } else {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.supported_protocols.remove(&p.name);
+                }
+            }
+        }
+    }
+
+    /// Kafka: `ClassicGroup.add`. Returns whether the member became leader.
+    pub(crate) fn add_member(&mut self, mut member: Member) -> bool {
+        if self.members.is_empty() {
+            self.protocol_type = Some(member.protocol_type.clone());
+        }
+        member.join_seq = self.next_join_seq;
+        self.next_join_seq += 1;
+        self.count_protocols(&member.protocols, true);
+        if member.awaiting_join.is_some() {
+            self.num_awaiting_join += 1;
+        }
+        if let Some(instance) = &member.instance_id {
+            self.static_members.insert(instance.clone(), member.id.clone());
+        }
+        self.pending_join.remove(&member.id);
+        let became_leader = self.leader.is_none();
+        if became_leader {
+            self.leader = Some(member.id.clone());
+        }
+        self.members.insert(member.id.clone(), member);
+        became_leader
+    }
+
+    /// Kafka: `ClassicGroup.remove`. Returns the removed member. Leadership, if it was the leader's,
+    /// passes to the earliest-joined remaining member (Kafka takes whatever its hash map yields first;
+    /// the reference notes this deterministic rule is compatible with Kafka's tests).
+    pub(crate) fn remove_member(&mut self, member_id: &str) -> Option<Member> {
+        let removed = self.members.remove(member_id);
+        if let Some(m) = &removed {
+            let protocols = m.protocols.clone();
+            self.count_protocols(&protocols, false);
+            if m.awaiting_join.is_some() {
+                self.num_awaiting_join -= 1;
+            }
+            if let Some(instance) = &m.instance_id {
+                self.static_members.remove(instance);
+            }
+        }
+        if self.is_leader(member_id) {
+            self.leader = self.earliest_member(|_| true);
+        }
+        self.pending_join.remove(member_id);
+        self.pending_sync.remove(member_id);
+        removed
+    }
+
+    pub(crate) fn earliest_member(&self, pred: impl Fn(&Member) -> bool) -> Option<String> {
+        self.members
+            .values()
+            .filter(|m| pred(m))
+            .min_by_key(|m| m.join_seq)
+            .map(|m| m.id.clone())
+    }
+
+    /// Kafka: `ClassicGroup.updateMember`.
+    pub(crate) fn update_member(
+        &mut self,
+        member_id: &str,
+        protocols: Vec<JoinGroupProtocol>,
+        rebalance_timeout_ms: i32,
+        session_timeout_ms: i32,
+        parked: Option<Parked>,
+    ) -> Option<Parked> {
+        let old = {
+            let m = self.members.get(member_id).expect("updated member exists");
+            m.protocols.clone()
+        };
+        self.count_protocols(&old, false);
+        self.count_protocols(&protocols, true);
+        let m = self.members.get_mut(member_id).expect("updated member exists");
+        m.protocols = protocols;
+        m.rebalance_timeout_ms = rebalance_timeout_ms;
+        m.session_timeout_ms = session_timeout_ms;
+        match (parked.is_some(), m.awaiting_join.is_some()) {
+            (true, false) => self.num_awaiting_join += 1,
+            (false, true) => self.num_awaiting_join -= 1,
+            _ => {}
+        }
+        std::mem::replace(&mut m.awaiting_join, parked)
+    }
+
+    /// Takes a member's parked JoinGroup, keeping `num_awaiting_join` in step.
+    pub(crate) fn take_join(&mut self, member_id: &str) -> Option<Parked> {
+        let parked = self.members.get_mut(member_id)?.awaiting_join.take();
+        if parked.is_some() {
+            self.num_awaiting_join -= 1;
+        }
+        parked
+    }
+
+    /// Members in join order.
+    pub(crate) fn members_in_join_order(&self) -> Vec<&Member> {
+        let mut v: Vec<&Member> = self.members.values().collect();
+        v.sort_by_key(|m| m.join_seq);
+        v
+    }
+
+    /// Member ids in join order.
+    pub(crate) fn member_ids_in_join_order(&self) -> Vec<String> {
+        self.members_in_join_order()
+            .into_iter()
+            .map(|m| m.id.clone())
+            .collect()
+    }
+
+    /// The members list the leader gets in its JoinGroup response (Kafka:
+    /// `currentClassicGroupMembers`): every member, including static members that did not rejoin.
+    pub(crate) fn join_response_members(&self) -> Vec<JoinGroupResponseMember> {
+        let protocol = self.protocol_name.clone().unwrap_or_default();
+        self.members_in_join_order()
+            .into_iter()
+            .map(|m| JoinGroupResponseMember {
+                member_id: m.id.clone(),
+                group_instance_id: m.instance_id.clone(),
+                metadata: m.metadata_for(&protocol),
+            })
+            .collect()
+    }
+
+    /// Kafka: `ClassicGroup.selectProtocol`. Each member votes for its most preferred protocol among
+    /// those every member supports; most votes wins. Returns the winner and the tally in tie-break
+    /// order.
+    ///
+    /// Kafka breaks ties by `HashMap` iteration order (`Stream.max` keeps the first maximal entry).
+    /// We emulate JDK 17's `HashMap` exactly for the tally: the table has the smallest power-of-two
+    /// capacity ≥ 16 that keeps the load ≤ 0.75, an entry's bucket is `(h ^ (h >>> 16)) & (cap - 1)`
+    /// with `h = String.hashCode`, buckets iterate in index order and entries within a bucket in
+    /// insertion order (first vote, members taken in join order). This reproduces the reference's
+    /// facts: `range` beats `roundrobin` and `sticky` beats `range` in a tie.
+    pub(crate) fn select_protocol(&self) -> (Option<String>, Vec<(String, u32)>) {
+        let n = self.members.len();
+        let candidates: BTreeSet<&str> = self
+            .supported_protocols
+            .iter()
+            .filter(|(_, c)| **c == n)
+            .map(|(p, _)| p.as_str())
+            .collect();
+        let mut tally: Vec<(String, u32)> = Vec::new();
+        for m in self.members_in_join_order() {
+            if let Some(v) = m.vote(&candidates) {
+                match tally.iter_mut().find(|(p, _)| p == v) {
+                    Some((_, c)) => *c += 1,
+                    None => tally.push((v.to_owned(), 1)),
+                }
+            }
+        }
+        let tally = jdk_hash_map_order(tally);
+        let mut best: Option<&(String, u32)> = None;
+        for entry in &tally {
+            if best.is_none_or(|b| entry.1 > b.1) {
+                best = Some(entry);
+            }
+        }
+        (best.map(|b| b.0.clone()), tally)
+    }
+
+    /// Kafka: `ClassicGroup.computeSubscribedTopics` — only for the `consumer` protocol type.
+    pub(crate) fn compute_subscribed_topics(&self) -> Option<BTreeSet<String>> {
+        if self.protocol_type.as_deref() != Some(CONSUMER_PROTOCOL_TYPE) {
+            return None;
+        }
+        if self.members.is_empty() {
+            return Some(BTreeSet::new());
+        }
+        let protocol = self.protocol_name.as_deref()?;
+        let mut topics = BTreeSet::new();
+        for m in self.members.values() {
+            for t in m.metadata_for(protocol).topics {
+                topics.insert(t);
+            }
+        }
+        Some(topics)
+    }
+}
+
+/// Orders `(key, value)` entries the way a JDK 17 `java.util.HashMap<String, _>` filled in this
+/// order would iterate them (ignoring treeified bins, which need 8 collisions in one bucket).
+pub(crate) fn jdk_hash_map_order<V>(entries: Vec<(String, V)>) -> Vec<(String, V)> {
+    let mut cap: usize = 16;
+    while entries.len() * 4 > cap * 3 {
+        cap *= 2;
+    }
+    let bucket = |k: &str| {
+        let h = string_hash_code(k) as u32;
+        ((h ^ (h >> 16)) as usize) & (cap - 1)
+    };
+    let mut keyed: Vec<(usize, usize, (String, V))> = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (bucket(&e.0), i, e))
+        .collect();
+    keyed.sort_by_key(|(b, i, _)| (*b, *i));
+    keyed.into_iter().map(|(_, _, e)| e).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        jdk_hash_map_order(v.iter().map(|s| (s.to_string(), ())).collect())
+            .into_iter()
+            .map(|e| e.0)
+            .collect()
+    }
+
+    // Reference §4.3: on JDK 17, HashMap iterates {range, roundrobin} with range first and
+    // {sticky, range} with sticky first, whatever the insertion order.
+    #[test]
+    fn jdk_order_matches_the_reference_facts() {
+        assert_eq!(names(&["roundrobin", "range"])[0], "range");
+        assert_eq!(names(&["range", "roundrobin"])[0], "range");
+        assert_eq!(names(&["range", "sticky"])[0], "sticky");
+        assert_eq!(names(&["sticky", "range"])[0], "sticky");
+    }
+}

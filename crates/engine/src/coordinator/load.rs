@@ -1,0 +1,315 @@
+//! Coordinator failover: loading a `__consumer_offsets` partition's groups from its records when
+//! this broker becomes its leader, and unloading them when it stops (Kafka:
+//! `GroupMetadataManager.onLoaded` / `onUnloaded`, the `replay` methods).
+
+use std::collections::BTreeMap;
+
+use crate::event::{EventKind, Reason};
+use crate::protocol::{
+    ConsumerAssignment, ErrorCode, GroupState, JoinGroupProtocol, JoinGroupResponse, Response,
+    SyncGroupResponse, TopicPartition,
+};
+use crate::time::SimTime;
+
+use super::group::{CommittedOffset, Group, Member};
+use super::records::{GroupMetadataRecord, MemberMetadataRecord, Record, RecordBody};
+use super::timers::{TimerKey, TimerKind};
+use super::{heartbeat, join, Coordinator, Io, PartitionLog, PartitionStatus};
+
+/// How far a loaded group's member-id counter jumps ahead of the persisted one. Ids handed out
+/// after the last group record (pending MEMBER_ID_REQUIRED ids, members added mid-rebalance) were
+/// never persisted; skipping to the next multiple of this keeps new ids distinct from them unless a
+/// group handed out that many ids since its last record. Kafka needs none of this: its ids end in a
+/// UUID.
+const MEMBER_SEQ_BLOCK: u64 = 1000;
+
+/// The group-metadata record for `g` (Kafka: `GroupCoordinatorRecordHelpers.newGroupMetadataRecord`),
+/// with `assignment` if given, else each member's stored assignment.
+pub(crate) fn group_metadata_record(
+    g: &Group,
+    assignment: Option<&BTreeMap<String, ConsumerAssignment>>,
+) -> GroupMetadataRecord {
+    let protocol = g.protocol_name.clone().unwrap_or_default();
+    GroupMetadataRecord {
+        group_id: g.id.clone(),
+        protocol_type: g.protocol_type.clone(),
+        generation_id: g.generation,
+        protocol_name: g.protocol_name.clone(),
+        leader: g.leader.clone(),
+        current_state_timestamp: g.state_timestamp,
+        members: g
+            .members_in_join_order()
+            .into_iter()
+            .map(|m| MemberMetadataRecord {
+                member_id: m.id.clone(),
+                group_instance_id: m.instance_id.clone(),
+                client_id: m.client_id.clone(),
+                client_host: m.client_host.clone(),
+                rebalance_timeout_ms: m.rebalance_timeout_ms,
+                session_timeout_ms: m.session_timeout_ms,
+                subscription: m.metadata_for(&protocol),
+                assignment: assignment
+                    .and_then(|a| a.get(&m.id).cloned())
+                    .unwrap_or_else(|| m.assignment.clone()),
+            })
+            .collect(),
+        next_member_seq: g.next_member_seq,
+    }
+}
+
+impl Coordinator {
+    /// This broker became leader of `partition` but has not replayed it yet: requests for its
+    /// groups get `COORDINATOR_LOAD_IN_PROGRESS` (heartbeats get `NONE`) until [`Coordinator::load`].
+    pub fn start_loading(&mut self, now: SimTime, partition: i32) {
+        self.advance(now);
+        self.io.logs.entry(partition).or_insert(PartitionLog {
+            status: PartitionStatus::Loading,
+            records: Vec::new(),
+        });
+    }
+
+    /// This broker leads `partition` from now on: replays `records` (the partition's log, e.g. from
+    /// the previous leader's [`Coordinator::unload`]) and brings each group back Stable with its last
+    /// generation, leader and assignments, or Empty without members. Every member's session timer
+    /// starts; a group over `group.max.size` starts a rebalance. Any rebalance that was in progress
+    /// is lost, as in Kafka.
+    pub fn load(&mut self, now: SimTime, partition: i32, records: Vec<Record>) {
+        self.advance(now);
+        // Unload first if already led, so that loading twice is a reload.
+        if self
+            .io
+            .logs
+            .get(&partition)
+            .is_some_and(|l| l.status == PartitionStatus::Active)
+        {
+            self.unload(now, partition);
+        }
+        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
+        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
+        for r in &records {
+            match &r.body {
+                RecordBody::GroupMetadata(m) => {
+                    metadata.insert(m.group_id.clone(), Some(m.clone()));
+                }
+                RecordBody::GroupTombstone { group_id } => {
+                    metadata.insert(group_id.clone(), None);
+                }
+                RecordBody::OffsetCommit(o) => {
+                    offsets.entry(o.group_id.clone()).or_default().insert(
+                        o.topic_partition.clone(),
+                        CommittedOffset {
+                            offset: o.committed_offset,
+                            leader_epoch: o.committed_leader_epoch,
+                            metadata: o.metadata.clone(),
+                            commit_timestamp: o.commit_timestamp,
+                            expire_timestamp: o.expire_timestamp,
+                        },
+                    );
+                }
+                RecordBody::OffsetTombstone {
+                    group_id,
+                    topic_partition,
+                } => {
+                    if let Some(map) = offsets.get_mut(group_id) {
+                        map.remove(topic_partition);
+                    }
+                }
+            }
+        }
+        let count = records.len();
+        self.io.logs.insert(
+            partition,
+            PartitionLog {
+                status: PartitionStatus::Active,
+                records,
+            },
+        );
+        self.io.emit(EventKind::PartitionLoaded {
+            partition,
+            records: count,
+        });
+
+        let mut ids: Vec<String> = metadata
+            .iter()
+            .filter(|(_, m)| m.is_some())
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.extend(
+            offsets
+                .iter()
+                .filter(|(_, o)| !o.is_empty())
+                .map(|(id, _)| id.clone()),
+        );
+        ids.sort();
+        ids.dedup();
+        for id in ids {
+            let mut g = Group::new(id.clone(), partition, now);
+            if let Some(Some(m)) = metadata.remove(&id) {
+                restore(&mut g, m);
+            }
+            g.offsets = offsets.remove(&id).unwrap_or_default();
+            self.io.emit(EventKind::GroupLoaded {
+                group_id: id.clone(),
+                state: g.state,
+                generation_id: g.generation,
+                members: g.members.len(),
+                offsets: g.offsets.len(),
+            });
+            for member_id in g.member_ids_in_join_order() {
+                heartbeat::reschedule(&g, &mut self.io, &member_id);
+            }
+            let max = self.io.config.group_max_size;
+            if g.members.len() > max {
+                let size = g.members.len();
+                join::prepare_rebalance(&mut g, &mut self.io, Reason::OverCapacityOnLoad { size, max });
+            }
+            self.groups.insert(id, g);
+        }
+        let interval = self.io.config.offsets_retention_check_interval_ms;
+        self.io.schedule(
+            TimerKey::OffsetExpiration { partition },
+            interval,
+            TimerKind::OffsetExpirationCheck,
+        );
+    }
+
+    /// This broker no longer leads `partition`. Its groups go Dead: parked JoinGroups (in
+    /// PreparingRebalance) and parked SyncGroups (in CompletingRebalance or Stable) are answered
+    /// `NOT_COORDINATOR`, so the clients rediscover the coordinator; the groups are dropped and later
+    /// requests get `NOT_COORDINATOR`. Returns the partition's log for the next leader's
+    /// [`Coordinator::load`] (empty if this broker did not lead it).
+    pub fn unload(&mut self, now: SimTime, partition: i32) -> Vec<Record> {
+        self.advance(now);
+        let Some(log) = self.io.logs.remove(&partition) else {
+            return Vec::new();
+        };
+        let ids: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|(_, g)| g.partition == partition)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ids {
+            let g = self.groups.get_mut(&id).expect("listed");
+            kill(
+                g,
+                &mut self.io,
+                Reason::PartitionUnloaded,
+                ErrorCode::NotCoordinator,
+            );
+            self.remove_group(&id);
+        }
+        self.io.cancel(TimerKey::OffsetExpiration { partition });
+        self.io.emit(EventKind::PartitionUnloaded { partition });
+        log.records
+    }
+
+    /// Puts a group in Dead while its partition stays here, and keeps it in memory until the next
+    /// offset-expiration check drops it. Scala's coordinator has this window after a deletion or
+    /// during an unload; the playground and the tests use it to show the Dead column of the
+    /// reference's §3.9 matrix (every group request answers `COORDINATOR_NOT_AVAILABLE`). Parked
+    /// requests are answered `COORDINATOR_NOT_AVAILABLE`.
+    pub fn mark_group_dead(&mut self, now: SimTime, group_id: &str) {
+        self.advance(now);
+        if let Some(g) = self.groups.get_mut(group_id) {
+            kill(
+                g,
+                &mut self.io,
+                Reason::Forced,
+                ErrorCode::CoordinatorNotAvailable,
+            );
+        }
+    }
+
+    /// Drops a group from memory, cancelling its timers.
+    pub(crate) fn remove_group(&mut self, group_id: &str) {
+        let Some(g) = self.groups.remove(group_id) else {
+            return;
+        };
+        cancel_group_timers(&g, &mut self.io);
+        self.io.emit(EventKind::GroupRemoved {
+            group_id: group_id.to_owned(),
+        });
+    }
+}
+
+/// Kafka: `onUnloaded` for one group.
+fn kill(g: &mut Group, io: &mut Io, reason: Reason, error: ErrorCode) {
+    let prev = g.state;
+    g.transition(io, GroupState::Dead, reason);
+    for member_id in g.member_ids_in_join_order() {
+        match prev {
+            GroupState::PreparingRebalance => {
+                if let Some(p) = g.take_join(&member_id) {
+                    io.respond(
+                        p,
+                        Response::JoinGroup(JoinGroupResponse::error(error, member_id.clone())),
+                    );
+                }
+            }
+            GroupState::CompletingRebalance | GroupState::Stable => {
+                if let Some(p) = g.members.get_mut(&member_id).and_then(|m| m.awaiting_sync.take()) {
+                    io.respond(p, Response::SyncGroup(SyncGroupResponse::error(error)));
+                }
+            }
+            GroupState::Empty | GroupState::Dead => {}
+        }
+    }
+    cancel_group_timers(g, io);
+}
+
+fn cancel_group_timers(g: &Group, io: &mut Io) {
+    io.cancel(TimerKey::Join {
+        group_id: g.id.clone(),
+    });
+    io.cancel(TimerKey::Sync {
+        group_id: g.id.clone(),
+    });
+    for member_id in g.members.keys().chain(g.pending_join.iter()) {
+        io.cancel(TimerKey::Heartbeat {
+            group_id: g.id.clone(),
+            member_id: member_id.clone(),
+        });
+    }
+}
+
+/// Rebuilds a group from its last metadata record (Kafka: `ClassicGroup.fromRecord`): Stable with
+/// members, else Empty. Loaded members know only the selected protocol.
+fn restore(g: &mut Group, m: GroupMetadataRecord) {
+    g.generation = m.generation_id;
+    g.protocol_type = m.protocol_type.clone();
+    g.protocol_name = m.protocol_name.clone();
+    g.state_timestamp = m.current_state_timestamp;
+    g.next_member_seq = (m.next_member_seq / MEMBER_SEQ_BLOCK + 1) * MEMBER_SEQ_BLOCK;
+    let protocol = m.protocol_name.clone().unwrap_or_default();
+    for r in m.members {
+        g.add_member(Member {
+            id: r.member_id,
+            instance_id: r.group_instance_id,
+            client_id: r.client_id,
+            client_host: r.client_host,
+            rebalance_timeout_ms: r.rebalance_timeout_ms,
+            session_timeout_ms: r.session_timeout_ms,
+            protocol_type: m.protocol_type.clone().unwrap_or_default(),
+            protocols: vec![JoinGroupProtocol {
+                name: protocol.clone(),
+                metadata: r.subscription,
+            }],
+            assignment: r.assignment,
+            awaiting_join: None,
+            awaiting_sync: None,
+            is_new: false,
+            join_seq: 0,
+        });
+    }
+    g.protocol_type = m.protocol_type;
+    g.leader = m
+        .leader
+        .filter(|l| g.members.contains_key(l))
+        .or_else(|| g.earliest_member(|_| true));
+    if !g.members.is_empty() {
+        g.state = GroupState::Stable;
+        g.previous_state = GroupState::Stable;
+    }
+    g.subscribed_topics = g.compute_subscribed_topics();
+}

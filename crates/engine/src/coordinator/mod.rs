@@ -1,0 +1,427 @@
+//! Kafka's classic group coordinator as a deterministic, sans-IO state machine.
+//!
+//! One [`Coordinator`] is one broker's group coordinator: it leads some partitions of
+//! `__consumer_offsets` and manages every group that maps to them.
+//!
+//! # Run loop
+//!
+//! The coordinator never reads a clock and never does I/O. The caller drives it:
+//!
+//! 1. Inputs, each with the current simulated time (which must never go backwards):
+//!    [`Coordinator::handle_request`] for a request from a connection, [`Coordinator::handle_timeout`]
+//!    when [`Coordinator::poll_timeout`]'s deadline is reached, and [`Coordinator::load`] /
+//!    [`Coordinator::unload`] when leadership of a `__consumer_offsets` partition moves.
+//! 2. Outputs, drained after every input: [`Coordinator::poll_output`] yields responses addressed
+//!    to `(connection, correlation id)`. JoinGroup and SyncGroup are long polls, so their responses
+//!    may come out after a *later* input (another member's request, or a timer).
+//!    [`Coordinator::poll_event`] yields the event log.
+//! 3. [`Coordinator::poll_timeout`] tells when to call [`Coordinator::handle_timeout`] next.
+//!
+//! Kafka's error codes are data inside the responses; a Rust panic means the caller misused the API
+//! (time going backwards) or the coordinator has a bug (an illegal state transition).
+//!
+//! Persistence: the coordinator appends records (group metadata, offset commits, tombstones) to the
+//! log of each partition it leads ([`Coordinator::log`]). Appends complete synchronously for now; the
+//! append path is one function (`Io::append`) so that replication can later make completion
+//! asynchronous.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::{Event, EventKind};
+use crate::java::{kafka_abs, string_hash_code};
+use crate::protocol::{ConnectionId, ErrorCode, NodeId, Outgoing, Request, Response, TopicPartition};
+use crate::time::{SimDuration, SimTime};
+
+pub mod records;
+pub mod timers;
+
+mod describe;
+mod find;
+mod group;
+mod heartbeat;
+mod join;
+mod leave;
+mod load;
+mod offsets;
+mod state;
+mod sync;
+
+pub use describe::{GroupSnapshot, MemberSnapshot};
+pub use group::CommittedOffset;
+use group::{Group, Parked};
+use records::{Record, RecordBody};
+use timers::{Timer, TimerKey, TimerKind, TimerTable};
+
+/// Kafka: `GroupCoordinatorService.partitionFor` —
+/// `Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions`.
+///
+/// # Panics
+///
+/// If `num_partitions` is not positive.
+pub fn partition_for(group_id: &str, num_partitions: i32) -> i32 {
+    assert!(
+        num_partitions > 0,
+        "offsets.topic.num.partitions must be positive"
+    );
+    kafka_abs(string_hash_code(group_id)) % num_partitions
+}
+
+/// The coordinator's configuration, with Kafka's defaults (`GroupCoordinatorConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoordinatorConfig {
+    /// This broker's id.
+    pub node_id: NodeId,
+    /// `offsets.topic.num.partitions` (50).
+    pub offsets_topic_num_partitions: i32,
+    /// `group.min.session.timeout.ms` (6000).
+    pub group_min_session_timeout_ms: i32,
+    /// `group.max.session.timeout.ms` (1800000).
+    pub group_max_session_timeout_ms: i32,
+    /// `group.initial.rebalance.delay.ms` (3000).
+    pub group_initial_rebalance_delay_ms: u64,
+    /// `group.max.size` (`Integer.MAX_VALUE`).
+    pub group_max_size: usize,
+    /// The join timeout of a new member (`CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`, 300000).
+    pub new_member_join_timeout_ms: u64,
+    /// `offsets.retention.minutes` in ms (7 days).
+    pub offsets_retention_ms: u64,
+    /// `offsets.retention.check.interval.ms` (600000).
+    pub offsets_retention_check_interval_ms: u64,
+    /// `offset.metadata.max.bytes` (4096).
+    pub offset_metadata_max_bytes: usize,
+}
+
+impl Default for CoordinatorConfig {
+    fn default() -> Self {
+        Self {
+            node_id: NodeId(0),
+            offsets_topic_num_partitions: 50,
+            group_min_session_timeout_ms: 6_000,
+            group_max_session_timeout_ms: 1_800_000,
+            group_initial_rebalance_delay_ms: 3_000,
+            group_max_size: i32::MAX as usize,
+            new_member_join_timeout_ms: 300_000,
+            offsets_retention_ms: 7 * 24 * 60 * 60 * 1000,
+            offsets_retention_check_interval_ms: 600_000,
+            offset_metadata_max_bytes: 4096,
+        }
+    }
+}
+
+/// The status of a `__consumer_offsets` partition this coordinator leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PartitionStatus {
+    /// Leadership acquired, records being replayed: requests get `COORDINATOR_LOAD_IN_PROGRESS`.
+    Loading,
+    /// Loaded and serving.
+    Active,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PartitionLog {
+    pub(crate) status: PartitionStatus,
+    pub(crate) records: Vec<Record>,
+}
+
+/// Everything a handler needs besides the group it works on: configuration, the clock reading,
+/// timers, the outbox, the event log and the partition logs. Kept apart from the groups so that a
+/// handler can hold `&mut Group` and `&mut Io` at once.
+pub(crate) struct Io {
+    pub(crate) config: CoordinatorConfig,
+    pub(crate) now: SimTime,
+    pub(crate) timers: TimerTable,
+    pub(crate) outbox: VecDeque<Outgoing>,
+    pub(crate) events: VecDeque<Event>,
+    pub(crate) logs: BTreeMap<i32, PartitionLog>,
+}
+
+impl Io {
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        self.events.push_back(Event {
+            at: self.now,
+            coordinator: self.config.node_id,
+            kind,
+        });
+    }
+
+    /// Sends a response to a parked or current request.
+    pub(crate) fn respond(&mut self, to: Parked, response: Response) {
+        self.emit(EventKind::ResponseSent {
+            to: to.to,
+            correlation_id: to.correlation_id,
+            response: response.clone(),
+        });
+        self.outbox.push_back(Outgoing {
+            to: to.to,
+            correlation_id: to.correlation_id,
+            response,
+        });
+    }
+
+    pub(crate) fn schedule(&mut self, key: TimerKey, after_ms: u64, kind: TimerKind) {
+        let deadline = self.now + SimDuration::from_millis(after_ms);
+        let replaced = self.timers.schedule(key.clone(), deadline, kind);
+        self.emit(EventKind::TimerSet {
+            key,
+            kind,
+            deadline,
+            replaced,
+        });
+    }
+
+    pub(crate) fn cancel(&mut self, key: TimerKey) {
+        if let Some(kind) = self.timers.cancel(&key) {
+            self.emit(EventKind::TimerCancelled { key, kind });
+        }
+    }
+
+    /// Appends a record to a led partition's log.
+    ///
+    /// This is the persistence seam: today the append succeeds at once (as with `acks=1` on a
+    /// single replica). When replication arrives, completion becomes asynchronous and callers'
+    /// continuations (e.g. `sync::complete_leader_assignment`) run when the high watermark passes the
+    /// record; an `Err` carries the append error, which callers map with
+    /// [`ErrorCode::append_error_to_response_error`].
+    pub(crate) fn append(&mut self, partition: i32, body: RecordBody) -> Result<(), ErrorCode> {
+        let Some(log) = self.logs.get_mut(&partition) else {
+            return Err(ErrorCode::NotLeaderOrFollower);
+        };
+        let record = Record {
+            offset: log.records.len() as u64,
+            appended_at: self.now,
+            body,
+        };
+        log.records.push(record.clone());
+        self.emit(EventKind::RecordAppended { partition, record });
+        Ok(())
+    }
+}
+
+/// One broker's classic group coordinator. See the [module docs](self) for the run loop.
+pub struct Coordinator {
+    groups: BTreeMap<String, Group>,
+    io: Io,
+    active: bool,
+    /// Leaders of `__consumer_offsets` partitions that this broker knows about (for FindCoordinator).
+    partition_leaders: BTreeMap<i32, NodeId>,
+}
+
+impl Coordinator {
+    /// A coordinator that leads no partition yet; give it some with [`Coordinator::load`].
+    pub fn new(config: CoordinatorConfig) -> Self {
+        Self {
+            groups: BTreeMap::new(),
+            io: Io {
+                config,
+                now: SimTime::ZERO,
+                timers: TimerTable::default(),
+                outbox: VecDeque::new(),
+                events: VecDeque::new(),
+                logs: BTreeMap::new(),
+            },
+            active: true,
+            partition_leaders: BTreeMap::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CoordinatorConfig {
+        &self.io.config
+    }
+
+    /// This broker's id.
+    pub fn node_id(&self) -> NodeId {
+        self.io.config.node_id
+    }
+
+    /// The group's `__consumer_offsets` partition under this coordinator's configuration.
+    pub fn partition_for(&self, group_id: &str) -> i32 {
+        partition_for(group_id, self.io.config.offsets_topic_num_partitions)
+    }
+
+    fn advance(&mut self, now: SimTime) {
+        assert!(now >= self.io.now, "time went backwards: {now} < {}", self.io.now);
+        self.io.now = now;
+    }
+
+    // ------------------------------------------------------------------------------ inputs
+
+    /// Handles one request from `from`. Its response, now or later, is addressed to
+    /// `(from, correlation_id)` and comes out of [`Coordinator::poll_output`].
+    ///
+    /// # Panics
+    ///
+    /// If `now` is earlier than the time of a previous input.
+    pub fn handle_request(
+        &mut self,
+        now: SimTime,
+        from: ConnectionId,
+        correlation_id: i32,
+        request: Request,
+    ) {
+        self.advance(now);
+        self.io.emit(EventKind::RequestReceived {
+            from,
+            correlation_id,
+            request: request.clone(),
+        });
+        let reply = Parked {
+            to: from,
+            correlation_id,
+        };
+        match request {
+            Request::FindCoordinator(r) => {
+                let resp = self.find_coordinator(&r);
+                self.io.respond(reply, Response::FindCoordinator(resp));
+            }
+            Request::JoinGroup(r) => self.join_group(reply, r),
+            Request::SyncGroup(r) => self.sync_group(reply, r),
+            Request::Heartbeat(r) => self.heartbeat(reply, r),
+            Request::LeaveGroup(r) => self.leave_group(reply, r),
+            Request::OffsetCommit(r) => self.offset_commit(reply, r),
+            Request::OffsetFetch(r) => self.offset_fetch(reply, r),
+            Request::DescribeGroups(r) => {
+                let resp = self.describe_groups_response(&r);
+                self.io.respond(reply, Response::DescribeGroups(resp));
+            }
+        }
+    }
+
+    /// Fires every timer due at or before `now`, in deadline order. Calling it early is harmless.
+    ///
+    /// # Panics
+    ///
+    /// If `now` is earlier than the time of a previous input.
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        self.advance(now);
+        while let Some(timer) = self.io.timers.pop_due(now) {
+            self.io.emit(EventKind::TimerFired {
+                key: timer.key.clone(),
+                kind: timer.kind,
+            });
+            self.fire(timer);
+        }
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer.key {
+            TimerKey::Heartbeat { group_id, member_id } => self.expire_heartbeat(&group_id, &member_id),
+            TimerKey::Join { group_id } => match timer.kind {
+                TimerKind::InitialRebalanceDelay {
+                    delay_ms,
+                    remaining_ms,
+                } => self.with_group(&group_id, |g, io| {
+                    join::initial_delay_tick(g, io, delay_ms, remaining_ms)
+                }),
+                _ => self.with_group(&group_id, join::complete_join),
+            },
+            TimerKey::Sync { group_id } => {
+                if let TimerKind::PendingSync { generation_id } = timer.kind {
+                    self.with_group(&group_id, |g, io| sync::expire_pending_sync(g, io, generation_id));
+                }
+            }
+            TimerKey::OffsetExpiration { partition } => self.expire_offsets(partition),
+        }
+    }
+
+    /// Runs `f` on a group, if it exists.
+    fn with_group(&mut self, group_id: &str, f: impl FnOnce(&mut Group, &mut Io)) {
+        if let Some(g) = self.groups.get_mut(group_id) {
+            f(g, &mut self.io);
+        }
+    }
+
+    /// Marks the coordinator active or not (a broker shutting down). While inactive every group
+    /// request gets `COORDINATOR_NOT_AVAILABLE`.
+    pub fn set_active(&mut self, active: bool) {
+        self.active = active;
+    }
+
+    /// Records which broker leads a `__consumer_offsets` partition, for FindCoordinator answers
+    /// (`None` forgets it). Partitions this coordinator leads are always answered with itself.
+    pub fn set_partition_leader(&mut self, partition: i32, leader: Option<NodeId>) {
+        match leader {
+            Some(n) => self.partition_leaders.insert(partition, n),
+            None => self.partition_leaders.remove(&partition),
+        };
+    }
+
+    // ----------------------------------------------------------------------------- outputs
+
+    /// The next response to deliver.
+    pub fn poll_output(&mut self) -> Option<Outgoing> {
+        self.io.outbox.pop_front()
+    }
+
+    /// The next event of the log.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.io.events.pop_front()
+    }
+
+    /// Every pending event, oldest first.
+    pub fn drain_events(&mut self) -> Vec<Event> {
+        self.io.events.drain(..).collect()
+    }
+
+    /// When [`Coordinator::handle_timeout`] should be called next.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.io.timers.next_deadline()
+    }
+
+    // ----------------------------------------------------------------------------- getters
+
+    /// The time of the latest input.
+    pub fn now(&self) -> SimTime {
+        self.io.now
+    }
+
+    /// The partitions this coordinator leads, with their status.
+    pub fn led_partitions(&self) -> Vec<(i32, PartitionStatus)> {
+        self.io.logs.iter().map(|(p, l)| (*p, l.status)).collect()
+    }
+
+    /// A led partition's log.
+    pub fn log(&self, partition: i32) -> Option<&[Record]> {
+        self.io.logs.get(&partition).map(|l| l.records.as_slice())
+    }
+
+    /// The ids of the groups in memory.
+    pub fn group_ids(&self) -> Vec<String> {
+        self.groups.keys().cloned().collect()
+    }
+
+    /// Every scheduled timer, by deadline.
+    pub fn timers(&self) -> Vec<Timer> {
+        self.io.timers.iter().collect()
+    }
+
+    /// The timer under `key`, if scheduled.
+    pub fn timer(&self, key: &TimerKey) -> Option<(SimTime, TimerKind)> {
+        self.io.timers.get(key)
+    }
+
+    /// A group's committed offsets.
+    pub fn committed_offsets(&self, group_id: &str) -> BTreeMap<TopicPartition, CommittedOffset> {
+        self.groups
+            .get(group_id)
+            .map(|g| g.offsets.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Checks shared by the group APIs (Kafka: `GroupCoordinatorService`): coordinator active, then the
+/// partition led and loaded.
+impl Coordinator {
+    pub(crate) fn partition_error(&self, group_id: &str) -> Option<ErrorCode> {
+        if !self.active {
+            return Some(ErrorCode::CoordinatorNotAvailable);
+        }
+        match self.io.logs.get(&self.partition_for(group_id)) {
+            None => Some(ErrorCode::NotCoordinator),
+            Some(l) if l.status == PartitionStatus::Loading => Some(ErrorCode::CoordinatorLoadInProgress),
+            Some(_) => None,
+        }
+    }
+}
