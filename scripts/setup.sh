@@ -67,11 +67,14 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
 fi
 
 if $with_tests; then
-  # 5. Debian's Chromium and its driver, for wasm-bindgen-test and the end-to-end test.
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    say "installing chromium and chromium-driver from Debian"
+  # 5. Debian's Chromium and its driver, for wasm-bindgen-test and the end-to-end test, and a
+  #    CJK font so that the Chinese UI in screenshots shows characters, not empty boxes.
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+    || [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then
+    say "installing chromium, chromium-driver and fonts-wqy-microhei from Debian"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei \
+      >/dev/null
   fi
   # 6. The end-to-end test's packages (playwright-core drives the Debian Chromium; it never
   #    downloads a browser of its own).

@@ -59,6 +59,27 @@ fn pick(state: GroupStateId, names: &crate::i18n::StateNames) -> &'static str {
     }
 }
 
+/// Kafka's CamelCase names with a line-break opportunity before each inner capital, so that a
+/// narrow box wraps "Completing/Rebalance" rather than "CompletingRebalanc/e".
+fn breakable(name: &str) -> Html {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (i, c) in name.char_indices().skip(1) {
+        let prev = name[..i].chars().next_back();
+        if c.is_ascii_uppercase() && prev.is_some_and(|p| p.is_ascii_lowercase()) {
+            parts.push(&name[start..i]);
+            start = i;
+        }
+    }
+    parts.push(&name[start..]);
+    html! {
+        for (i, part) in parts.into_iter().enumerate() {
+            if i > 0 { <wbr /> }
+            { part }
+        }
+    }
+}
+
 #[derive(PartialEq, Properties)]
 pub struct StateDiagramProps {
     pub current: GroupStateId,
@@ -79,7 +100,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                         aria-current={current.then_some("step")}
                         title={state.explanation(s)}
                     >
-                        <span class="state-node-name">{ state.label(s) }</span>
+                        <span class="state-node-name">{ breakable(state.label(s)) }</span>
                         if current {
                             <span class="state-node-marker">{ s.current_state }</span>
                         }
