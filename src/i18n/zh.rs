@@ -4,7 +4,7 @@ use super::{StateNames, Strings};
 // meet in logs and in the source.
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
-    tagline: "一条协议消息一条协议消息地观察 Kafka 消费者组如何重平衡。",
+    tagline: "逐条协议消息，看清 Kafka 消费者组如何重平衡。",
     language_label: "语言",
     group_heading: "消费者组",
     group_state: "状态",
