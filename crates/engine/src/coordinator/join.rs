@@ -9,7 +9,7 @@ use crate::protocol::{
 };
 
 use super::group::{Group, Member, Parked};
-use super::records::RecordBody;
+use super::records::{GroupMetadataRecord, RecordBody};
 use super::timers::{TimerKey, TimerKind};
 use super::{heartbeat, load, Coordinator, Io};
 
@@ -61,7 +61,17 @@ impl Coordinator {
         if created {
             // Kafka appends an empty group record for a newly created group so that it exists in the
             // log (classicGroupJoinToClassicGroup, "commit the group to the timeline").
-            let record = load::group_metadata_record(g, None);
+            // Kafka: `newEmptyGroupMetadataRecord` — generation 0, no members, whatever the join did.
+            let record = GroupMetadataRecord {
+                group_id: g.id.clone(),
+                protocol_type: g.protocol_type.clone(),
+                generation_id: 0,
+                protocol_name: None,
+                leader: None,
+                current_state_timestamp: self.io.now,
+                members: Vec::new(),
+                next_member_seq: g.next_member_seq,
+            };
             let _ = self.io.append(g.partition, RecordBody::GroupMetadata(record));
         }
     }
