@@ -472,3 +472,23 @@ fn with_empty(assignment: &Assignment, member: &str) -> Assignment {
     assignment.entry(member.to_string()).or_default();
     assignment
 }
+
+/// Kafka's `AbstractStickyAssignor.assignPartitions` resolves owned partitions once, in
+/// `allSubscriptionsEqual`, and hands the result to the general builder too: a claim from an older
+/// generation that no other member contests stays owned (KAFKA-14639). The project's reference
+/// says the general builder drops such claims; Kafka's source wins.
+#[test]
+fn sticky_general_path_keeps_an_uncontested_claim_from_an_older_generation() {
+    let partitions = topics(&[("t0", 2), ("t1", 1)]);
+    let members = vec![
+        member("c1", &["t0", "t1"]).owning("t1", [0]).in_generation(5),
+        member("c2", &["t0"]).owning("t0", [0, 1]).in_generation(4),
+    ];
+    for strategy in [Strategy::Sticky, Strategy::CooperativeSticky] {
+        assert_eq!(
+            assign(strategy, &partitions, &members),
+            expected(&[("c1", &[("t1", &[0])]), ("c2", &[("t0", &[0, 1])])]),
+            "{strategy}"
+        );
+    }
+}

@@ -13,11 +13,16 @@
 //!
 //! Owned partitions come with the generation they date from. When several members claim one
 //! partition, the claim from the highest generation wins; two claims from the same (highest)
-//! generation cancel out and the partition is treated as unowned (KAFKA-12984, KAFKA-14639). In the
-//! general builder only members of the group's highest generation own anything; older claims only
-//! hint which member a partition should return to when it has to move (`prevAssignment`). That is
-//! the rule of the project's reference and of Kafka before 3.5; since KAFKA-14639 Kafka also keeps
-//! an older claim nobody contests. The same-subscription builder keeps such claims either way.
+//! generation cancel out and the partition is treated as unowned (KAFKA-12984, KAFKA-14639). Both
+//! builders start from the same resolved ownership (Kafka's `allSubscriptionsEqual` fills
+//! `consumerToOwnedPartitions` for both), so a claim from an older generation that nobody contests
+//! is still owned. In the general builder, claims older than the group's highest generation are
+//! *also* kept as hints of which member a partition should return to when it has to move
+//! (`prepopulateCurrentAssignments` / `prevAssignment`).
+//!
+//! The project's reference says that in the general builder only highest-generation claims own
+//! anything. Kafka's source (4.0) passes the generation-resolved owned partitions to the general
+//! builder too, and Kafka's source wins.
 //!
 //! The cooperative variant runs the same algorithm, then withholds every partition that would
 //! change owner: it is revoked in this rebalance and assigned in the next one (KIP-429).
@@ -314,9 +319,10 @@ impl<'g, 'a> General<'g, 'a> {
         let total = group.partition_count();
         let max_generation = generations.iter().copied().max().unwrap_or(DEFAULT_GENERATION);
 
-        // Only the highest generation owns; older claims become hints, the most recent one per
-        // partition winning (`prepopulateCurrentAssignments` / `updatePrevAssignment`).
-        let state = resolve(total, claims, generations, |m| generations[m] == max_generation);
+        // Ownership is resolved as for the constrained builder (`allSubscriptionsEqual`); claims
+        // older than the highest generation are also hints, the most recent one per partition
+        // winning (`prepopulateCurrentAssignments` / `updatePrevAssignment`).
+        let state = resolve(total, claims, generations, |_| true);
         let mut hint = vec![NONE; total];
         let mut hint_generation = vec![i32::MIN; total];
         for (member, claimed) in claims.iter().enumerate() {
