@@ -22,7 +22,7 @@ pub(crate) fn reschedule(g: &Group, io: &mut Io, member_id: &str) {
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.heartbeat`, then `classicGroupHeartbeatToClassicGroup`.
-    pub(crate) fn heartbeat(&mut self, reply: Parked, req: HeartbeatRequest) {
+    pub(crate) fn heartbeat(&mut self, reply: Parked, req: &HeartbeatRequest) {
         let error = if !self.active {
             Some(ErrorCode::CoordinatorNotAvailable)
         } else if req.group_id.is_empty() {
@@ -38,7 +38,7 @@ impl Coordinator {
             Some(e) => e,
             None => match self.groups.get_mut(&req.group_id) {
                 None => ErrorCode::UnknownMemberId,
-                Some(g) => heartbeat(g, &mut self.io, &req),
+                Some(g) => heartbeat(g, &mut self.io, req),
             },
         };
         self.io

@@ -15,7 +15,9 @@ use super::{heartbeat, load, Coordinator, Io};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.joinGroup`, then `classicGroupJoinToClassicGroup`.
-    pub(crate) fn join_group(&mut self, reply: Parked, req: JoinGroupRequest) {
+    pub(crate) fn join_group(&mut self, reply: Parked, req: &JoinGroupRequest) {
+        // The member keeps the request's protocols, so the join path works on its own copy.
+        let req = req.clone();
         let cfg = &self.io.config;
         let error = if !self.active {
             Some(ErrorCode::CoordinatorNotAvailable)

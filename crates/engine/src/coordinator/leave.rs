@@ -12,7 +12,7 @@ use super::{join, Coordinator, Io};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.leaveGroup`, then `classicGroupLeave`.
-    pub(crate) fn leave_group(&mut self, reply: Parked, req: LeaveGroupRequest) {
+    pub(crate) fn leave_group(&mut self, reply: Parked, req: &LeaveGroupRequest) {
         let error = if !self.active {
             Some(ErrorCode::CoordinatorNotAvailable)
         } else if req.group_id.is_empty() {
@@ -39,7 +39,7 @@ impl Coordinator {
                         })
                         .collect(),
                 },
-                Some(g) => leave(g, &mut self.io, &req),
+                Some(g) => leave(g, &mut self.io, req),
             },
         };
         self.io.respond(reply, Response::LeaveGroup(resp));

@@ -128,6 +128,7 @@ pub(crate) struct PartitionLog {
 /// Everything a handler needs besides the group it works on: configuration, the clock reading,
 /// timers, the outbox, the event log and the partition logs. Kept apart from the groups so that a
 /// handler can hold `&mut Group` and `&mut Io` at once.
+#[derive(Clone)]
 pub(crate) struct Io {
     pub(crate) config: CoordinatorConfig,
     pub(crate) now: SimTime,
@@ -162,7 +163,7 @@ impl Io {
 
     pub(crate) fn schedule(&mut self, key: TimerKey, after_ms: u64, kind: TimerKind) {
         let deadline = self.now + SimDuration::from_millis(after_ms);
-        let replaced = self.timers.schedule(key.clone(), deadline, kind);
+        let replaced = self.timers.schedule(&key, deadline, kind);
         self.emit(EventKind::TimerSet {
             key,
             kind,
@@ -200,6 +201,9 @@ impl Io {
 }
 
 /// One broker's classic group coordinator. See the [module docs](self) for the run loop.
+///
+/// `Clone` so that a simulation can be snapshotted (time travel in the UI).
+#[derive(Clone)]
 pub struct Coordinator {
     groups: BTreeMap<String, Group>,
     io: Io,
@@ -262,18 +266,15 @@ impl Coordinator {
         request: Request,
     ) {
         self.advance(now);
-        self.io.emit(EventKind::RequestReceived {
-            from,
-            correlation_id,
-            request: request.clone(),
-        });
+        // The handlers borrow the request; it then moves into the log, ahead of what it caused.
+        let pos = self.io.events.len();
         let reply = Parked {
             to: from,
             correlation_id,
         };
-        match request {
+        match &request {
             Request::FindCoordinator(r) => {
-                let resp = self.find_coordinator(&r);
+                let resp = self.find_coordinator(r);
                 self.io.respond(reply, Response::FindCoordinator(resp));
             }
             Request::JoinGroup(r) => self.join_group(reply, r),
@@ -283,10 +284,21 @@ impl Coordinator {
             Request::OffsetCommit(r) => self.offset_commit(reply, r),
             Request::OffsetFetch(r) => self.offset_fetch(reply, r),
             Request::DescribeGroups(r) => {
-                let resp = self.describe_groups_response(&r);
+                let resp = self.describe_groups_response(r);
                 self.io.respond(reply, Response::DescribeGroups(resp));
             }
         }
+        let kind = EventKind::RequestReceived {
+            from,
+            correlation_id,
+            request,
+        };
+        let event = Event {
+            at: self.io.now,
+            coordinator: self.io.config.node_id,
+            kind,
+        };
+        self.io.events.insert(pos, event);
     }
 
     /// Fires every timer due at or before `now`, in deadline order. Calling it early is harmless.

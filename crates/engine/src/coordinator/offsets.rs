@@ -18,7 +18,7 @@ use super::{heartbeat, Coordinator, Io};
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.commitOffsets`, then `OffsetMetadataManager.commitOffset`.
     /// The empty group id is accepted for backward compatibility.
-    pub(crate) fn offset_commit(&mut self, reply: Parked, req: OffsetCommitRequest) {
+    pub(crate) fn offset_commit(&mut self, reply: Parked, req: &OffsetCommitRequest) {
         let all = |e: ErrorCode| OffsetCommitResponse {
             partitions: req
                 .partitions
@@ -56,7 +56,7 @@ impl Coordinator {
             }
         }
         let g = self.groups.get_mut(&req.group_id).expect("exists");
-        if let Some(e) = validate_offset_commit(g, &req) {
+        if let Some(e) = validate_offset_commit(g, req) {
             self.io.respond(reply, Response::OffsetCommit(all(e)));
             return;
         }
@@ -122,7 +122,7 @@ impl Coordinator {
 
     /// Kafka: `OffsetMetadataManager.fetchOffsets` / `fetchAllOffsets`. Offsets come back whatever
     /// the group's state; unknown partitions, unknown groups and Dead groups read as -1.
-    pub(crate) fn offset_fetch(&mut self, reply: Parked, req: OffsetFetchRequest) {
+    pub(crate) fn offset_fetch(&mut self, reply: Parked, req: &OffsetFetchRequest) {
         let resp = match self.partition_error(&req.group_id) {
             Some(e) => OffsetFetchResponse {
                 error_code: e,

@@ -14,7 +14,7 @@ use super::{join, load, Coordinator, Io};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.syncGroup`, then `classicGroupSyncToClassicGroup`.
-    pub(crate) fn sync_group(&mut self, reply: Parked, req: SyncGroupRequest) {
+    pub(crate) fn sync_group(&mut self, reply: Parked, req: &SyncGroupRequest) {
         let error = if !self.active {
             Some(ErrorCode::CoordinatorNotAvailable)
         } else if req.group_id.is_empty() {
@@ -62,8 +62,8 @@ fn validate(g: &Group, req: &SyncGroupRequest) -> Option<ErrorCode> {
     None
 }
 
-fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: SyncGroupRequest) {
-    if let Some(e) = validate(g, &req) {
+fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: &SyncGroupRequest) {
+    if let Some(e) = validate(g, req) {
         io.respond(reply, Response::SyncGroup(SyncGroupResponse::error(e)));
         return;
     }
@@ -96,8 +96,8 @@ fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: SyncGroupRequest) {
                 // Members the leader left out get an empty assignment; a later entry for the same
                 // member wins, as in Kafka's HashMap.
                 let mut assignment: BTreeMap<String, ConsumerAssignment> = BTreeMap::new();
-                for a in req.assignments {
-                    assignment.insert(a.member_id, a.assignment);
+                for a in &req.assignments {
+                    assignment.insert(a.member_id.clone(), a.assignment.clone());
                 }
                 for id in g.members.keys() {
                     assignment.entry(id.clone()).or_default();

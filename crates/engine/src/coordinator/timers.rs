@@ -2,7 +2,7 @@
 //! `join-<group>`, `sync-<group>`) and scheduling an existing key replaces the old timer; this
 //! table does the same, ordered by deadline so that [`TimerTable::next_deadline`] is a `min`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -121,66 +121,69 @@ pub struct Timer {
     pub deadline: SimTime,
 }
 
-/// Keyed timers ordered by deadline.
+/// Keyed timers ordered by deadline, then by scheduling order (as Kafka's timer wheel fires timers
+/// due together in the order they were scheduled).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TimerTable {
-    by_key: BTreeMap<TimerKey, (SimTime, TimerKind)>,
-    by_deadline: BTreeSet<(SimTime, TimerKey)>,
+    by_key: BTreeMap<TimerKey, (SimTime, u64, TimerKind)>,
+    by_deadline: BTreeMap<(SimTime, u64), TimerKey>,
+    next_seq: u64,
 }
 
 impl TimerTable {
     /// Schedules `key`, replacing any timer with the same key. Returns whether one was replaced.
-    pub(crate) fn schedule(&mut self, key: TimerKey, deadline: SimTime, kind: TimerKind) -> bool {
-        if let Some(slot) = self.by_key.get_mut(&key) {
-            let old = slot.0;
-            *slot = (deadline, kind);
-            if old != deadline {
-                let mut entry = self.by_deadline.take(&(old, key)).expect("timer index in sync");
-                entry.0 = deadline;
-                self.by_deadline.insert(entry);
-            }
+    pub(crate) fn schedule(&mut self, key: &TimerKey, deadline: SimTime, kind: TimerKind) -> bool {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if let Some(slot) = self.by_key.get_mut(key) {
+            // Re-index the existing key without cloning it (the hot path: every heartbeat).
+            let stored = self
+                .by_deadline
+                .remove(&(slot.0, slot.1))
+                .expect("timer index in sync");
+            *slot = (deadline, seq, kind);
+            self.by_deadline.insert((deadline, seq), stored);
             return true;
         }
-        self.by_deadline.insert((deadline, key.clone()));
-        self.by_key.insert(key, (deadline, kind));
+        self.by_deadline.insert((deadline, seq), key.clone());
+        self.by_key.insert(key.clone(), (deadline, seq, kind));
         false
     }
 
     /// Cancels `key`; returns the cancelled timer's kind if there was one.
     pub(crate) fn cancel(&mut self, key: &TimerKey) -> Option<TimerKind> {
-        let (deadline, kind) = self.by_key.remove(key)?;
-        // The index holds its own copy of the key; rebuild the tuple to remove it.
-        let removed = self.by_deadline.remove(&(deadline, key.clone()));
-        debug_assert!(removed);
+        let (deadline, seq, kind) = self.by_key.remove(key)?;
+        let removed = self.by_deadline.remove(&(deadline, seq));
+        debug_assert!(removed.is_some());
         Some(kind)
     }
 
     /// The earliest deadline.
     pub(crate) fn next_deadline(&self) -> Option<SimTime> {
-        self.by_deadline.first().map(|(t, _)| *t)
+        self.by_deadline.first_key_value().map(|((t, _), _)| *t)
     }
 
     /// Removes and returns the earliest timer due at or before `now`.
     pub(crate) fn pop_due(&mut self, now: SimTime) -> Option<Timer> {
-        let (deadline, _) = self.by_deadline.first()?;
+        let ((deadline, _), _) = self.by_deadline.first_key_value()?;
         if *deadline > now {
             return None;
         }
-        let (deadline, key) = self.by_deadline.pop_first()?;
-        let (_, kind) = self.by_key.remove(&key).expect("timer index in sync");
+        let ((deadline, _), key) = self.by_deadline.pop_first()?;
+        let (_, _, kind) = self.by_key.remove(&key).expect("timer index in sync");
         Some(Timer { key, kind, deadline })
     }
 
     /// The timer under `key`.
     pub(crate) fn get(&self, key: &TimerKey) -> Option<(SimTime, TimerKind)> {
-        self.by_key.get(key).copied()
+        self.by_key.get(key).map(|(t, _, k)| (*t, *k))
     }
 
     /// Every timer, by deadline.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Timer> + '_ {
-        self.by_deadline.iter().map(|(deadline, key)| Timer {
+        self.by_deadline.iter().map(|((deadline, _), key)| Timer {
             key: key.clone(),
-            kind: self.by_key[key].1,
+            kind: self.by_key[key].2,
             deadline: *deadline,
         })
     }
@@ -203,8 +206,8 @@ mod tests {
     #[test]
     fn rescheduling_a_key_replaces_it() {
         let mut t = TimerTable::default();
-        assert!(!t.schedule(join("g"), SimTime(10), TimerKind::RebalanceTimeout));
-        assert!(t.schedule(join("g"), SimTime(5), TimerKind::RebalanceTimeout));
+        assert!(!t.schedule(&join("g"), SimTime(10), TimerKind::RebalanceTimeout));
+        assert!(t.schedule(&join("g"), SimTime(5), TimerKind::RebalanceTimeout));
         assert_eq!(t.len(), 1);
         assert_eq!(t.next_deadline(), Some(SimTime(5)));
         assert!(t.pop_due(SimTime(4)).is_none());
@@ -215,8 +218,8 @@ mod tests {
     #[test]
     fn cancel_removes_from_both_indexes() {
         let mut t = TimerTable::default();
-        t.schedule(join("a"), SimTime(1), TimerKind::RebalanceTimeout);
-        t.schedule(join("b"), SimTime(2), TimerKind::RebalanceTimeout);
+        t.schedule(&join("a"), SimTime(1), TimerKind::RebalanceTimeout);
+        t.schedule(&join("b"), SimTime(2), TimerKind::RebalanceTimeout);
         assert_eq!(t.cancel(&join("a")), Some(TimerKind::RebalanceTimeout));
         assert_eq!(t.cancel(&join("a")), None);
         assert_eq!(t.next_deadline(), Some(SimTime(2)));
