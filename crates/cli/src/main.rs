@@ -7,12 +7,15 @@ use std::process::ExitCode;
 
 mod assign;
 mod partition_for;
+mod run;
 
 const USAGE: &str = "\
 usage: rebalance-sim <command> [options]
 
 commands:
   partition-for GROUP_ID [--partitions N]   the group's __consumer_offsets partition
+  run SCENARIO.json [--format jsonl|text] [--detail]
+                                            run a scenario file and print its trace
   assign --strategy NAME                    run an assignor on JSON lines from stdin
                                             (range | roundrobin | sticky | cooperative-sticky)
 ";
@@ -26,6 +29,7 @@ fn main() -> ExitCode {
     match command.as_str() {
         "partition-for" => partition_for::run(rest),
         "assign" => assign::run(rest),
+        "run" => run::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             ExitCode::SUCCESS

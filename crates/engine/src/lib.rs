@@ -9,12 +9,18 @@
 //! repository's shared material); where a teaching article simplifies, Kafka wins.
 
 pub mod assignor;
+pub mod client;
 pub mod coordinator;
 pub mod event;
 pub mod java;
+pub mod network;
 pub mod protocol;
+pub mod scenario;
+pub mod sim;
 pub mod time;
+pub mod topic;
 
+pub use client::{ClientEvent, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
 pub use coordinator::records::{Record, RecordBody};
 pub use coordinator::timers::{Timer, TimerKey, TimerKind};
 pub use coordinator::{
@@ -22,5 +28,9 @@ pub use coordinator::{
     PartitionStatus,
 };
 pub use event::{Event, EventKind, LeaderReason, Reason, RemovalReason};
+pub use network::{Endpoint, Message, NetworkConfig, Payload};
 pub use protocol::{ConnectionId, ErrorCode, GroupState, NodeId, Outgoing, Request, Response};
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::{Action, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, TopicView};
 pub use time::{SimDuration, SimTime};
+pub use topic::{Subscription, Topics};

@@ -1,0 +1,615 @@
+//! What a consumer reports: its side of the event log.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assignor::{RebalanceProtocol, Strategy};
+use crate::protocol::{ErrorCode, NodeId, TopicPartition};
+use crate::time::SimTime;
+use crate::topic::Subscription;
+
+/// The client's view of its membership (Kafka: `AbstractCoordinator.MemberState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum MemberState {
+    /// Not in the group (`UNJOINED`): a JoinGroup must be sent.
+    Unjoined,
+    /// JoinGroup sent, waiting for the response (`PREPARING_REBALANCE`).
+    PreparingRebalance,
+    /// JoinGroup answered, SyncGroup sent (`COMPLETING_REBALANCE`).
+    CompletingRebalance,
+    /// In the group with an assignment (`STABLE`).
+    Stable,
+}
+
+impl MemberState {
+    /// Kafka's name, e.g. `PREPARING_REBALANCE`.
+    pub const fn kafka_name(self) -> &'static str {
+        match self {
+            Self::Unjoined => "UNJOINED",
+            Self::PreparingRebalance => "PREPARING_REBALANCE",
+            Self::CompletingRebalance => "COMPLETING_REBALANCE",
+            Self::Stable => "STABLE",
+        }
+    }
+}
+
+impl fmt::Display for MemberState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kafka_name())
+    }
+}
+
+/// Whether the consumer is still running.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lifecycle {
+    /// Running (possibly paused).
+    Running,
+    /// Closed gracefully.
+    Closed,
+    /// Killed: stopped at once, nothing sent.
+    Killed,
+    /// Stopped by a fatal error.
+    Failed {
+        /// Why, in English (names the Kafka error).
+        reason: String,
+    },
+}
+
+impl Lifecycle {
+    /// Whether the consumer still runs.
+    pub fn is_running(&self) -> bool {
+        matches!(self, Self::Running)
+    }
+}
+
+/// Why offsets are committed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitReason {
+    /// Auto-commit's interval passed (inside `poll()`).
+    AutoCommit,
+    /// Auto-commit before an eager rebalance revokes partitions (`onJoinPrepare`).
+    AutoCommitBeforeRebalance,
+    /// The application's commit after a batch.
+    AfterBatch,
+    /// The rebalance listener's commit in `onPartitionsRevoked`.
+    InRevoke,
+    /// The commit on close.
+    OnClose,
+}
+
+impl fmt::Display for CommitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::AutoCommit => "auto-commit",
+            Self::AutoCommitBeforeRebalance => "auto-commit before the rebalance",
+            Self::AfterBatch => "commit after batch",
+            Self::InRevoke => "commit in onPartitionsRevoked",
+            Self::OnClose => "commit on close",
+        })
+    }
+}
+
+/// Where a partition's starting position came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PositionSource {
+    /// The group's committed offset (OffsetFetch).
+    Committed,
+    /// No committed offset: the earliest offset (`auto.offset.reset=earliest`).
+    Earliest,
+}
+
+/// A range of records `[from, to)` of one partition.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RecordRange {
+    /// The partition.
+    pub partition: TopicPartition,
+    /// The first offset.
+    pub from: i64,
+    /// One past the last offset.
+    pub to: i64,
+}
+
+impl RecordRange {
+    /// The number of records.
+    pub fn len(&self) -> u64 {
+        (self.to - self.from).max(0) as u64
+    }
+
+    /// Whether it has no records.
+    pub fn is_empty(&self) -> bool {
+        self.to <= self.from
+    }
+}
+
+impl fmt::Display for RecordRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.to - self.from == 1 {
+            write!(f, "{} @{}", self.partition, self.from)
+        } else {
+            write!(f, "{} @{}..{}", self.partition, self.from, self.to - 1)
+        }
+    }
+}
+
+/// Something a consumer did or noticed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientEvent {
+    /// The consumer started and subscribed.
+    Started {
+        /// The subscription.
+        subscription: Subscription,
+        /// Its assignors, in preference order.
+        assignors: Vec<Strategy>,
+        /// The protocol derived from them.
+        protocol: RebalanceProtocol,
+        /// Its `group.instance.id`, if static.
+        group_instance_id: Option<String>,
+    },
+    /// FindCoordinator answered.
+    CoordinatorDiscovered {
+        /// The coordinator.
+        node: NodeId,
+    },
+    /// The coordinator was marked unknown; it will be rediscovered.
+    CoordinatorLost {
+        /// Why.
+        reason: String,
+    },
+    /// The client's member state changed.
+    MemberStateChanged {
+        /// Before.
+        from: MemberState,
+        /// After.
+        to: MemberState,
+    },
+    /// The consumer must rejoin at its next `poll()`.
+    RejoinRequested {
+        /// Why.
+        reason: String,
+    },
+    /// The coordinator handed out a member id (`MEMBER_ID_REQUIRED`); the consumer rejoins with it.
+    MemberIdAssigned {
+        /// The id.
+        member_id: String,
+    },
+    /// JoinGroup succeeded.
+    JoinedGroup {
+        /// The generation.
+        generation_id: i32,
+        /// This member's id.
+        member_id: String,
+        /// The leader's id.
+        leader: String,
+        /// The selected protocol.
+        protocol: String,
+        /// Whether this member leads.
+        is_leader: bool,
+    },
+    /// As leader, the consumer ran the assignor.
+    AssignmentComputed {
+        /// The assignor.
+        strategy: Strategy,
+        /// The generation.
+        generation_id: i32,
+        /// Member → partitions.
+        assignment: Vec<(String, Vec<TopicPartition>)>,
+    },
+    /// SyncGroup succeeded.
+    AssignmentReceived {
+        /// The generation.
+        generation_id: i32,
+        /// The assigned partitions.
+        partitions: Vec<TopicPartition>,
+    },
+    /// `onPartitionsRevoked`.
+    PartitionsRevoked {
+        /// The partitions.
+        partitions: Vec<TopicPartition>,
+    },
+    /// `onPartitionsAssigned` (called even with an empty set).
+    PartitionsAssigned {
+        /// The partitions.
+        partitions: Vec<TopicPartition>,
+    },
+    /// `onPartitionsLost`: the member was no longer in the group; nothing may be committed.
+    PartitionsLost {
+        /// The partitions.
+        partitions: Vec<TopicPartition>,
+    },
+    /// The client reset its generation (and possibly its member id).
+    GenerationReset {
+        /// Whether the member id was kept.
+        member_id_kept: bool,
+        /// Why.
+        reason: String,
+    },
+    /// A response carried an error; what the client does about it (reference §8.1).
+    ErrorReceived {
+        /// The API.
+        api: String,
+        /// The error.
+        error: ErrorCode,
+        /// The reaction, in English.
+        reaction: String,
+    },
+    /// The consumer stopped with a fatal error.
+    Fatal {
+        /// Why.
+        reason: String,
+    },
+    /// `max.poll.interval.ms` passed without a `poll()`: the consumer leaves the group on its own.
+    PollTimeout {
+        /// `max.poll.interval.ms`.
+        max_poll_interval_ms: u64,
+        /// Whether a LeaveGroup is sent (dynamic members only).
+        sends_leave_group: bool,
+    },
+    /// `poll()` returned records.
+    BatchFetched {
+        /// The records.
+        records: Vec<RecordRange>,
+        /// When processing ends.
+        until: SimTime,
+    },
+    /// The application finished processing a batch.
+    BatchProcessed {
+        /// The records.
+        records: Vec<RecordRange>,
+        /// How many of them had already been processed (by anyone) before.
+        duplicates: u64,
+    },
+    /// A batch in progress was abandoned (the consumer was closed or killed).
+    BatchAbandoned {
+        /// The records that were not processed.
+        records: Vec<RecordRange>,
+    },
+    /// OffsetCommit sent.
+    CommitSent {
+        /// Why.
+        reason: CommitReason,
+        /// The offsets (next record to consume).
+        offsets: Vec<(TopicPartition, i64)>,
+    },
+    /// OffsetCommit answered.
+    CommitCompleted {
+        /// Why it was sent.
+        reason: CommitReason,
+        /// The offsets.
+        offsets: Vec<(TopicPartition, i64)>,
+        /// `NONE` or the error.
+        error: ErrorCode,
+    },
+    /// A commit was not sent.
+    CommitSkipped {
+        /// Why it would have been sent.
+        reason: CommitReason,
+        /// Why it was not.
+        why: String,
+    },
+    /// Starting positions of newly assigned partitions.
+    PositionsInitialized {
+        /// Partition, offset, and where it came from.
+        positions: Vec<(TopicPartition, i64, PositionSource)>,
+    },
+    /// A metadata refresh saw different topics or partition counts.
+    MetadataChanged {
+        /// Topic → partitions now.
+        topics: Vec<(String, i32)>,
+    },
+    /// The set of subscribed topics changed (a pattern matched new topics, or `subscribe()`).
+    SubscriptionChanged {
+        /// The subscription.
+        subscription: Subscription,
+        /// The topics it resolves to now.
+        topics: Vec<String>,
+    },
+    /// The consumer was paused.
+    Paused {
+        /// Until when, if known.
+        until: Option<SimTime>,
+        /// Whether heartbeats stop.
+        heartbeats: bool,
+        /// Whether polls stop.
+        polls: bool,
+    },
+    /// The consumer resumed.
+    Resumed,
+    /// The consumer was closed.
+    Closed,
+    /// The consumer was killed.
+    Killed,
+    /// A response was ignored (stale, or for a request already given up on).
+    ResponseIgnored {
+        /// The API.
+        api: String,
+        /// The correlation id.
+        correlation_id: i32,
+        /// Why.
+        why: String,
+    },
+    /// A request got no response within its timeout.
+    RequestTimedOut {
+        /// The API.
+        api: String,
+        /// The correlation id.
+        correlation_id: i32,
+    },
+}
+
+impl ClientEvent {
+    /// Whether the event is routine detail that a readable trace leaves out (empty polls,
+    /// ignored responses).
+    pub fn is_detail(&self) -> bool {
+        match self {
+            Self::BatchFetched { records, .. } | Self::BatchProcessed { records, .. } => records.is_empty(),
+            Self::ResponseIgnored { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+pub(crate) struct Tps<'a>(pub(crate) &'a [TopicPartition]);
+
+impl fmt::Display for Tps<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, tp) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{tp}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+struct Ranges<'a>(&'a [RecordRange]);
+
+impl fmt::Display for Ranges<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("no records");
+        }
+        let n: u64 = self.0.iter().map(RecordRange::len).sum();
+        write!(f, "{n} record{} (", if n == 1 { "" } else { "s" })?;
+        for (i, r) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{r}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+struct Offsets<'a>(&'a [(TopicPartition, i64)]);
+
+impl fmt::Display for Offsets<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, (tp, o)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{tp}={o}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl fmt::Display for ClientEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Started {
+                subscription,
+                assignors,
+                protocol,
+                group_instance_id,
+            } => {
+                let names: Vec<&str> = assignors.iter().map(|a| a.name()).collect();
+                write!(
+                    f,
+                    "starts: subscribes to {subscription}, assignors [{}] ({} protocol)",
+                    names.join(", "),
+                    match protocol {
+                        RebalanceProtocol::Eager => "eager",
+                        RebalanceProtocol::Cooperative => "cooperative",
+                    }
+                )?;
+                if let Some(i) = group_instance_id {
+                    write!(f, ", static member {i}")?;
+                }
+                Ok(())
+            }
+            Self::CoordinatorDiscovered { node } => write!(f, "found the group coordinator: {node}"),
+            Self::CoordinatorLost { reason } => {
+                write!(f, "coordinator marked unknown ({reason}); will rediscover")
+            }
+            Self::MemberStateChanged { from, to } => write!(f, "member state {from} -> {to}"),
+            Self::RejoinRequested { reason } => write!(f, "will rejoin at the next poll() ({reason})"),
+            Self::MemberIdAssigned { member_id } => {
+                write!(
+                    f,
+                    "got member id {member_id} (MEMBER_ID_REQUIRED); rejoins with it"
+                )
+            }
+            Self::JoinedGroup {
+                generation_id,
+                member_id,
+                leader,
+                protocol,
+                is_leader,
+            } => {
+                write!(
+                    f,
+                    "joined generation {generation_id} as {member_id} (protocol {protocol}, "
+                )?;
+                if *is_leader {
+                    f.write_str("leader: must compute the assignment)")
+                } else {
+                    write!(f, "follower; leader is {leader})")
+                }
+            }
+            Self::AssignmentComputed {
+                strategy,
+                generation_id,
+                assignment,
+            } => {
+                write!(f, "as leader ran {strategy} for generation {generation_id}: ")?;
+                for (i, (m, ps)) in assignment.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{m} -> {}", Tps(ps))?;
+                }
+                Ok(())
+            }
+            Self::AssignmentReceived {
+                generation_id,
+                partitions,
+            } => {
+                write!(
+                    f,
+                    "SyncGroup done: generation {generation_id} assignment {}",
+                    Tps(partitions)
+                )
+            }
+            Self::PartitionsRevoked { partitions } => write!(f, "onPartitionsRevoked({})", Tps(partitions)),
+            Self::PartitionsAssigned { partitions } => write!(f, "onPartitionsAssigned({})", Tps(partitions)),
+            Self::PartitionsLost { partitions } => {
+                write!(
+                    f,
+                    "onPartitionsLost({}): no longer in the group, nothing committed",
+                    Tps(partitions)
+                )
+            }
+            Self::GenerationReset {
+                member_id_kept,
+                reason,
+            } => write!(
+                f,
+                "resets its generation{} ({reason})",
+                if *member_id_kept {
+                    ", keeps its member id"
+                } else {
+                    " and member id"
+                }
+            ),
+            Self::ErrorReceived { api, error, reaction } => {
+                write!(f, "{api} failed with {error}: {reaction}")
+            }
+            Self::Fatal { reason } => write!(f, "STOPPED: {reason}"),
+            Self::PollTimeout {
+                max_poll_interval_ms,
+                sends_leave_group,
+            } => write!(
+                f,
+                "no poll() for max.poll.interval.ms={max_poll_interval_ms}: leaves the group{}",
+                if *sends_leave_group {
+                    " (sends LeaveGroup)"
+                } else {
+                    " (static: sends nothing, resets locally)"
+                }
+            ),
+            Self::BatchFetched { records, until } => {
+                write!(f, "poll() returned {}; processing until {until}", Ranges(records))
+            }
+            Self::BatchProcessed { records, duplicates } => {
+                write!(f, "processed {}", Ranges(records))?;
+                if *duplicates > 0 {
+                    write!(
+                        f,
+                        " -- {duplicates} DUPLICATE{}",
+                        if *duplicates == 1 { "" } else { "S" }
+                    )?;
+                }
+                Ok(())
+            }
+            Self::BatchAbandoned { records } => {
+                write!(f, "abandoned its batch: {} not processed", Ranges(records))
+            }
+            Self::CommitSent { reason, offsets } => write!(f, "{reason}: OffsetCommit {}", Offsets(offsets)),
+            Self::CommitCompleted {
+                reason,
+                offsets,
+                error,
+            } => {
+                if error.is_none() {
+                    write!(f, "{reason} succeeded: {}", Offsets(offsets))
+                } else {
+                    write!(f, "{reason} failed with {error}: {}", Offsets(offsets))
+                }
+            }
+            Self::CommitSkipped { reason, why } => write!(f, "{reason} not sent: {why}"),
+            Self::PositionsInitialized { positions } => {
+                f.write_str("starting positions: ")?;
+                for (i, (tp, o, src)) in positions.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(
+                        f,
+                        "{tp}={o} ({})",
+                        match src {
+                            PositionSource::Committed => "committed",
+                            PositionSource::Earliest => "no commit: earliest",
+                        }
+                    )?;
+                }
+                Ok(())
+            }
+            Self::MetadataChanged { topics } => {
+                f.write_str("metadata refresh: topics now [")?;
+                for (i, (t, n)) in topics.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}:{n}")?;
+                }
+                f.write_str("]")
+            }
+            Self::SubscriptionChanged { subscription, topics } => {
+                write!(
+                    f,
+                    "subscription {subscription} now covers [{}]",
+                    topics.join(", ")
+                )
+            }
+            Self::Paused {
+                until,
+                heartbeats,
+                polls,
+            } => {
+                let what = match (heartbeats, polls) {
+                    (true, true) => "everything (a GC pause)",
+                    (true, false) => "heartbeats",
+                    (false, true) => "polls (a slow batch)",
+                    (false, false) => "nothing",
+                };
+                write!(f, "paused: {what}")?;
+                if let Some(u) = until {
+                    write!(f, " until {u}")?;
+                }
+                Ok(())
+            }
+            Self::Resumed => f.write_str("resumed"),
+            Self::Closed => f.write_str("closed"),
+            Self::Killed => f.write_str("KILLED: stops at once, sends nothing"),
+            Self::ResponseIgnored {
+                api,
+                correlation_id,
+                why,
+            } => {
+                write!(f, "ignored {api} response #{correlation_id} ({why})")
+            }
+            Self::RequestTimedOut { api, correlation_id } => {
+                write!(f, "{api} #{correlation_id} timed out without a response")
+            }
+        }
+    }
+}

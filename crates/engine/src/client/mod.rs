@@ -1,0 +1,1680 @@
+//! A Kafka consumer (classic protocol) as a deterministic, sans-IO state machine.
+//!
+//! One [`Consumer`] models a Java `KafkaConsumer` plus the application loop around it
+//! (`while (true) { records = poll(); process(records); commit?; }`), with its two threads:
+//!
+//! * the **application thread** calls `poll()`; `poll()` finds the coordinator, (re)joins the group
+//!   when needed (JoinGroup, SyncGroup, rebalance callbacks), fetches the starting positions of new
+//!   partitions (OffsetFetch), auto-commits, and returns a batch; the application then processes the
+//!   batch for [`ConsumerConfig::processing_ms`] before polling again;
+//! * the **heartbeat thread** sends a Heartbeat every `heartbeat.interval.ms` while the member is in
+//!   `COMPLETING_REBALANCE` or `STABLE`, watches `session.timeout.ms` (no heartbeat answer) and
+//!   `max.poll.interval.ms` (no `poll()`), and leaves the group on a poll timeout.
+//!
+//! # Run loop
+//!
+//! Like the coordinator, the consumer never reads a clock and does no I/O:
+//!
+//! 1. Inputs, each with the current time: [`Consumer::start`], [`Consumer::handle_response`] for a
+//!    response to one of its requests, [`Consumer::handle_timeout`] when
+//!    [`Consumer::poll_timeout`] is reached, and the commands [`Consumer::close`],
+//!    [`Consumer::kill`], [`Consumer::pause`], [`Consumer::resume`], [`Consumer::subscribe`]. Every
+//!    input also takes the cluster's [`Topics`]: fetches and metadata requests are answered from it
+//!    at once (brokers other than the coordinator are not modelled yet).
+//! 2. Outputs: [`Consumer::poll_output`] yields requests to send ([`ClientOutput::Send`]);
+//!    [`Consumer::poll_event`] yields [`ClientEvent`]s. A finished batch is the event
+//!    [`ClientEvent::BatchProcessed`], whose `duplicates` the environment fills in (only it knows
+//!    what other consumers processed).
+//!
+//! Error reactions follow the Java client exactly (reference §8.1); the eager and cooperative
+//! protocols follow §8.2 and §8.3, and `onPartitionsLost` §8.4.
+//!
+//! Simplification: during an eager rebalance the consumer owns nothing, so its loop spins on
+//! `poll()` until the rebalance completes; the model treats that as one blocking `poll()`. A
+//! cooperative consumer that owns partitions keeps processing them while it rejoins, and installs
+//! the new assignment at its next `poll()`, as Kafka's `onJoinComplete` does.
+
+mod config;
+mod event;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+pub use config::{CommitMode, ConsumerConfig};
+pub use event::{ClientEvent, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange};
+
+use crate::assignor::{assign, MemberSubscription, RebalanceProtocol, Strategy};
+use crate::protocol::{
+    ConsumerAssignment, ConsumerSubscription, ErrorCode, FindCoordinatorRequest, HeartbeatRequest,
+    JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, MemberIdentity, NodeId,
+    OffsetCommitPartition, OffsetCommitRequest, OffsetFetchRequest, OffsetFetchResponse, Request, Response,
+    SyncGroupAssignment, SyncGroupRequest, SyncGroupResponse, TopicPartition, CONSUMER_PROTOCOL_TYPE,
+    JOIN_GROUP_LATEST_VERSION, NO_GENERATION, OFFSET_COMMIT_LATEST_VERSION,
+};
+use crate::time::{SimDuration, SimTime};
+use crate::topic::{Subscription, Topics};
+
+/// Kafka's `JOIN_GROUP_TIMEOUT_LAPSE`: a JoinGroup may wait the rebalance timeout plus this.
+const JOIN_GROUP_TIMEOUT_LAPSE_MS: u64 = 5_000;
+
+/// Where a request goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    /// Any broker (FindCoordinator goes to a bootstrap broker).
+    AnyBroker,
+    /// The group coordinator.
+    Coordinator(NodeId),
+}
+
+/// Something the consumer wants its environment to do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientOutput {
+    /// Send a request; the response must come back through [`Consumer::handle_response`] with the
+    /// same correlation id.
+    Send {
+        /// Where to.
+        to: Destination,
+        /// The correlation id.
+        correlation_id: i32,
+        /// The request.
+        request: Request,
+    },
+}
+
+/// A batch being processed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Processing {
+    /// When `poll()` returned it.
+    pub since: SimTime,
+    /// When processing ends (later if polls are paused).
+    pub until: SimTime,
+    /// The records.
+    pub records: Vec<RecordRange>,
+}
+
+/// What the application thread is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum App {
+    /// Inside `poll()`.
+    InPoll,
+    /// Processing a batch.
+    Processing(Processing),
+    /// Not running.
+    Stopped,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pause {
+    until: Option<SimTime>,
+    heartbeats: bool,
+    polls: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Api {
+    FindCoordinator,
+    JoinGroup,
+    SyncGroup,
+    Heartbeat,
+    LeaveGroup,
+    OffsetCommit,
+    OffsetFetch,
+}
+
+#[derive(Clone, Debug)]
+struct InFlight {
+    api: Api,
+    correlation_id: i32,
+    deadline: SimTime,
+    /// The generation and member id when the request was sent ("generation unchanged" checks).
+    generation: i32,
+    member_id: String,
+    commit: Option<(CommitReason, Vec<(TopicPartition, i64)>)>,
+}
+
+/// An assignment received in SyncGroup, installed at the next `poll()` (`onJoinComplete`).
+#[derive(Clone, Debug)]
+struct PendingAssignment {
+    generation: i32,
+    partitions: BTreeSet<TopicPartition>,
+}
+
+/// One simulated consumer. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    cfg: ConsumerConfig,
+    protocol: RebalanceProtocol,
+    lifecycle: Lifecycle,
+    app: App,
+    pause: Option<Pause>,
+    /// Responses held while the whole process is frozen (a GC pause).
+    frozen_inbox: Vec<(i32, Response)>,
+
+    // ----------------------------------------------------------------- coordinator and membership
+    coordinator: Option<NodeId>,
+    backoff_until: SimTime,
+    member_id: String,
+    generation: i32,
+    protocol_name: Option<String>,
+    state: MemberState,
+    rejoin_needed: bool,
+    join_prepared: bool,
+    is_leader: bool,
+    /// The leader's view of the group's topics when it assigned (`assignmentSnapshot`).
+    assignment_snapshot: Option<BTreeMap<String, i32>>,
+    /// The topics sent in the last JoinGroup (`joinedSubscription`).
+    joined_subscription: Vec<String>,
+    pending_assignment: Option<PendingAssignment>,
+
+    // ------------------------------------------------------------------------------- partitions
+    owned: BTreeSet<TopicPartition>,
+    /// Fetch positions of owned partitions; a partition without one needs OffsetFetch.
+    positions: BTreeMap<TopicPartition, i64>,
+    /// The offset after the last *processed* record, per owned partition: what commits send.
+    processed: BTreeMap<TopicPartition, i64>,
+    /// Offsets sent in a commit (and not failed), to avoid committing the same thing twice.
+    last_commit_sent: BTreeMap<TopicPartition, i64>,
+    fetch_cursor: usize,
+
+    // ---------------------------------------------------------------------------------- threads
+    last_poll: SimTime,
+    next_heartbeat: SimTime,
+    last_heartbeat_ack: SimTime,
+    next_auto_commit: SimTime,
+    batches_since_commit: u32,
+
+    // ---------------------------------------------------------------------------------- metadata
+    metadata: BTreeMap<String, i32>,
+    next_metadata_refresh: SimTime,
+    metadata_needed: bool,
+    subscribed: Vec<String>,
+
+    // ---------------------------------------------------------------------------------- io
+    next_correlation: i32,
+    in_flight: BTreeMap<i32, InFlight>,
+    outbox: VecDeque<ClientOutput>,
+    events: VecDeque<ClientEvent>,
+
+    // ---------------------------------------------------------------------------------- stats
+    records_processed: u64,
+    started_at: SimTime,
+}
+
+impl Consumer {
+    /// A consumer that has not started yet; call [`Consumer::start`].
+    pub fn new(cfg: ConsumerConfig) -> Self {
+        Self {
+            protocol: cfg.protocol(),
+            cfg,
+            lifecycle: Lifecycle::Running,
+            app: App::Stopped,
+            pause: None,
+            frozen_inbox: Vec::new(),
+            coordinator: None,
+            backoff_until: SimTime::ZERO,
+            member_id: String::new(),
+            generation: NO_GENERATION,
+            protocol_name: None,
+            state: MemberState::Unjoined,
+            rejoin_needed: true,
+            join_prepared: false,
+            is_leader: false,
+            assignment_snapshot: None,
+            joined_subscription: Vec::new(),
+            pending_assignment: None,
+            owned: BTreeSet::new(),
+            positions: BTreeMap::new(),
+            processed: BTreeMap::new(),
+            last_commit_sent: BTreeMap::new(),
+            fetch_cursor: 0,
+            last_poll: SimTime::ZERO,
+            next_heartbeat: SimTime::ZERO,
+            last_heartbeat_ack: SimTime::ZERO,
+            next_auto_commit: SimTime::ZERO,
+            batches_since_commit: 0,
+            metadata: BTreeMap::new(),
+            next_metadata_refresh: SimTime::ZERO,
+            metadata_needed: true,
+            subscribed: Vec::new(),
+            next_correlation: 0,
+            in_flight: BTreeMap::new(),
+            outbox: VecDeque::new(),
+            events: VecDeque::new(),
+            records_processed: 0,
+            started_at: SimTime::ZERO,
+        }
+    }
+
+    // =============================================================================== inputs
+
+    /// Starts the application loop: subscribes and calls `poll()` for the first time.
+    pub fn start(&mut self, now: SimTime, topics: &Topics) {
+        self.started_at = now;
+        self.events.push_back(ClientEvent::Started {
+            subscription: self.cfg.subscription.clone(),
+            assignors: self.cfg.assignors.clone(),
+            protocol: self.protocol,
+            group_instance_id: self.cfg.group_instance_id.clone(),
+        });
+        if let CommitMode::Auto { interval_ms } = self.cfg.commit {
+            self.next_auto_commit = now + SimDuration::from_millis(interval_ms);
+        }
+        self.enter_poll(now);
+        self.drive(now, topics);
+    }
+
+    /// Handles the response to the request with `correlation_id`.
+    pub fn handle_response(
+        &mut self,
+        now: SimTime,
+        correlation_id: i32,
+        response: Response,
+        topics: &Topics,
+    ) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        if self.is_frozen() {
+            self.frozen_inbox.push((correlation_id, response));
+            return;
+        }
+        self.dispatch_response(now, correlation_id, response);
+        self.drive(now, topics);
+    }
+
+    /// Runs whatever is due at `now` (batch end, heartbeat, timeouts, pause end). Calling it early
+    /// is harmless.
+    pub fn handle_timeout(&mut self, now: SimTime, topics: &Topics) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        if let Some(p) = &self.pause {
+            if p.until.is_some_and(|u| u <= now) {
+                self.resume(now, topics);
+                return;
+            }
+        }
+        // Request timeouts (Kafka disconnects and marks the coordinator unknown).
+        let expired: Vec<i32> = self
+            .in_flight
+            .iter()
+            .filter(|(_, f)| f.deadline <= now)
+            .map(|(c, _)| *c)
+            .collect();
+        if !self.is_frozen() {
+            for corr in expired {
+                if let Some(f) = self.in_flight.remove(&corr) {
+                    self.events.push_back(ClientEvent::RequestTimedOut {
+                        api: api_name(f.api).into(),
+                        correlation_id: corr,
+                    });
+                    self.on_request_failed(now, f, "request timed out");
+                }
+            }
+        }
+        self.drive(now, topics);
+    }
+
+    /// Closes the consumer gracefully: the batch in progress is abandoned, processed offsets are
+    /// committed, owned partitions revoked (`onPartitionsRevoked`), and a dynamic member sends
+    /// LeaveGroup (a static member sends nothing, KIP-345).
+    pub fn close(&mut self, now: SimTime) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        self.abandon_batch();
+        self.commit(now, CommitReason::OnClose);
+        if !self.owned.is_empty() {
+            let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
+            if self.generation_valid() {
+                self.events
+                    .push_back(ClientEvent::PartitionsRevoked { partitions: parts });
+            } else {
+                self.events
+                    .push_back(ClientEvent::PartitionsLost { partitions: parts });
+            }
+            self.drop_partitions_all();
+        }
+        self.maybe_leave_group(now, "the consumer is being closed");
+        self.stop(Lifecycle::Closed);
+        self.events.push_back(ClientEvent::Closed);
+    }
+
+    /// Kills the consumer: it stops at once and sends nothing (the coordinator finds out through
+    /// the session timeout).
+    pub fn kill(&mut self) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        self.abandon_batch();
+        self.stop(Lifecycle::Killed);
+        self.events.push_back(ClientEvent::Killed);
+    }
+
+    /// Pauses the heartbeat thread, the application's polls, or both (a GC pause freezes the whole
+    /// process: even responses wait). `until = None` pauses until [`Consumer::resume`].
+    pub fn pause(&mut self, _now: SimTime, until: Option<SimTime>, heartbeats: bool, polls: bool) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        self.pause = Some(Pause {
+            until,
+            heartbeats,
+            polls,
+        });
+        self.events.push_back(ClientEvent::Paused {
+            until,
+            heartbeats,
+            polls,
+        });
+    }
+
+    /// Ends a pause.
+    pub fn resume(&mut self, now: SimTime, topics: &Topics) {
+        if self.pause.take().is_none() || !self.lifecycle.is_running() {
+            return;
+        }
+        self.events.push_back(ClientEvent::Resumed);
+        // A frozen heartbeat thread catches up at once, as a thread waking from a GC pause does.
+        for (corr, resp) in std::mem::take(&mut self.frozen_inbox) {
+            self.dispatch_response(now, corr, resp);
+        }
+        self.drive(now, topics);
+    }
+
+    /// `subscribe()` with a new subscription; the consumer rejoins at its next `poll()` if the
+    /// subscribed topics change.
+    pub fn subscribe(&mut self, now: SimTime, subscription: Subscription, topics: &Topics) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        self.cfg.subscription = subscription;
+        self.metadata_needed = true;
+        self.drive(now, topics);
+    }
+
+    // ============================================================================== outputs
+
+    /// The next output.
+    pub fn poll_output(&mut self) -> Option<ClientOutput> {
+        self.outbox.pop_front()
+    }
+
+    /// The next event.
+    pub fn poll_event(&mut self) -> Option<ClientEvent> {
+        self.events.pop_front()
+    }
+
+    /// When [`Consumer::handle_timeout`] should be called next.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        if !self.lifecycle.is_running() {
+            return None;
+        }
+        let mut t: Option<SimTime> = None;
+        let mut consider = |x: SimTime| t = Some(t.map_or(x, |y| y.min(x)));
+        if let Some(p) = &self.pause {
+            if let Some(u) = p.until {
+                consider(u);
+            }
+        }
+        if self.is_frozen() {
+            return t;
+        }
+        for f in self.in_flight.values() {
+            consider(f.deadline);
+        }
+        if self.backoff_until > SimTime::ZERO {
+            consider(self.backoff_until);
+        }
+        let polls_paused = self.pause.as_ref().is_some_and(|p| p.polls);
+        if !polls_paused {
+            if let App::Processing(p) = &self.app {
+                consider(p.until);
+            }
+        }
+        let hb_paused = self.pause.as_ref().is_some_and(|p| p.heartbeats);
+        if !hb_paused && self.heartbeat_enabled() {
+            if !self.has_in_flight(Api::Heartbeat) {
+                consider(self.next_heartbeat);
+            }
+            consider(self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms));
+            if matches!(self.app, App::Processing(_)) {
+                consider(self.poll_deadline_raw());
+            }
+        }
+        t
+    }
+
+    // ============================================================================== getters
+
+    /// The configuration.
+    pub fn config(&self) -> &ConsumerConfig {
+        &self.cfg
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.cfg.name
+    }
+
+    /// The rebalance protocol it follows.
+    pub fn protocol(&self) -> RebalanceProtocol {
+        self.protocol
+    }
+
+    /// Running, closed, killed or failed.
+    pub fn lifecycle(&self) -> &Lifecycle {
+        &self.lifecycle
+    }
+
+    /// The member id (`""` if none).
+    pub fn member_id(&self) -> &str {
+        &self.member_id
+    }
+
+    /// The generation it believes in (-1 if none).
+    pub fn generation(&self) -> i32 {
+        self.generation
+    }
+
+    /// The client's member state.
+    pub fn member_state(&self) -> MemberState {
+        self.state
+    }
+
+    /// Whether it will rejoin at the next `poll()`.
+    pub fn rejoin_needed(&self) -> bool {
+        self.rejoin_needed
+    }
+
+    /// Whether it led the group in its last JoinGroup.
+    pub fn is_leader(&self) -> bool {
+        self.is_leader
+    }
+
+    /// The coordinator it knows.
+    pub fn coordinator(&self) -> Option<NodeId> {
+        self.coordinator
+    }
+
+    /// The selected protocol of its generation.
+    pub fn protocol_name(&self) -> Option<&str> {
+        self.protocol_name.as_deref()
+    }
+
+    /// The partitions it owns.
+    pub fn owned(&self) -> &BTreeSet<TopicPartition> {
+        &self.owned
+    }
+
+    /// Its fetch position per owned partition (missing until OffsetFetch answered).
+    pub fn positions(&self) -> &BTreeMap<TopicPartition, i64> {
+        &self.positions
+    }
+
+    /// The offset after the last processed record per owned partition.
+    pub fn processed_offsets(&self) -> &BTreeMap<TopicPartition, i64> {
+        &self.processed
+    }
+
+    /// The batch in progress.
+    pub fn processing(&self) -> Option<&Processing> {
+        match &self.app {
+            App::Processing(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Whether the application is inside `poll()` (e.g. blocked in a rebalance).
+    pub fn in_poll(&self) -> bool {
+        self.app == App::InPoll
+    }
+
+    /// Whether a pause is in effect, and until when.
+    pub fn paused(&self) -> Option<(Option<SimTime>, bool, bool)> {
+        self.pause.as_ref().map(|p| (p.until, p.heartbeats, p.polls))
+    }
+
+    /// When the heartbeat thread sends its next heartbeat, if it is active.
+    pub fn next_heartbeat(&self) -> Option<SimTime> {
+        self.heartbeat_enabled().then_some(self.next_heartbeat)
+    }
+
+    /// When the client gives up on its coordinator for lack of heartbeat answers, if active.
+    pub fn client_session_deadline(&self) -> Option<SimTime> {
+        self.heartbeat_enabled()
+            .then(|| self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms))
+    }
+
+    /// When `max.poll.interval.ms` expires if the application does not poll (only while it is
+    /// processing; inside `poll()` the timer is being reset).
+    pub fn poll_deadline(&self) -> Option<SimTime> {
+        matches!(self.app, App::Processing(_)).then(|| self.poll_deadline_raw())
+    }
+
+    /// Records processed so far (duplicates included).
+    pub fn records_processed(&self) -> u64 {
+        self.records_processed
+    }
+
+    /// The topics the subscription covers now.
+    pub fn subscribed_topics(&self) -> &[String] {
+        &self.subscribed
+    }
+
+    // ============================================================================ internals
+
+    fn poll_deadline_raw(&self) -> SimTime {
+        self.last_poll + SimDuration::from_millis(self.cfg.max_poll_interval_ms)
+    }
+
+    fn is_frozen(&self) -> bool {
+        self.pause.as_ref().is_some_and(|p| p.heartbeats && p.polls)
+    }
+
+    fn heartbeat_enabled(&self) -> bool {
+        self.lifecycle.is_running()
+            && self.coordinator.is_some()
+            && matches!(self.state, MemberState::CompletingRebalance | MemberState::Stable)
+    }
+
+    fn has_in_flight(&self, api: Api) -> bool {
+        self.in_flight.values().any(|f| f.api == api)
+    }
+
+    fn generation_valid(&self) -> bool {
+        self.generation != NO_GENERATION && !self.member_id.is_empty()
+    }
+
+    fn stop(&mut self, lifecycle: Lifecycle) {
+        self.lifecycle = lifecycle;
+        self.app = App::Stopped;
+        self.in_flight.clear();
+        self.pause = None;
+        self.frozen_inbox.clear();
+    }
+
+    fn fatal(&mut self, reason: String) {
+        self.abandon_batch();
+        self.events.push_back(ClientEvent::Fatal {
+            reason: reason.clone(),
+        });
+        self.stop(Lifecycle::Failed { reason });
+    }
+
+    fn abandon_batch(&mut self) {
+        if let App::Processing(p) = &self.app {
+            if p.records.iter().any(|r| !r.is_empty()) {
+                let records = p.records.clone();
+                self.events.push_back(ClientEvent::BatchAbandoned { records });
+            }
+        }
+    }
+
+    fn set_state(&mut self, to: MemberState) {
+        if self.state != to {
+            self.events
+                .push_back(ClientEvent::MemberStateChanged { from: self.state, to });
+            self.state = to;
+        }
+    }
+
+    fn request_rejoin(&mut self, reason: impl Into<String>) {
+        if !self.rejoin_needed {
+            self.rejoin_needed = true;
+            self.events.push_back(ClientEvent::RejoinRequested {
+                reason: reason.into(),
+            });
+        }
+    }
+
+    fn enter_poll(&mut self, now: SimTime) {
+        self.app = App::InPoll;
+        self.last_poll = now;
+    }
+
+    fn send(&mut self, now: SimTime, api: Api, request: Request) -> i32 {
+        self.next_correlation += 1;
+        let corr = self.next_correlation;
+        let timeout = match api {
+            Api::JoinGroup => self.cfg.max_poll_interval_ms + JOIN_GROUP_TIMEOUT_LAPSE_MS,
+            _ => self.cfg.request_timeout_ms,
+        };
+        let to = match (api, self.coordinator) {
+            (Api::FindCoordinator, _) | (_, None) => Destination::AnyBroker,
+            (_, Some(n)) => Destination::Coordinator(n),
+        };
+        self.in_flight.insert(
+            corr,
+            InFlight {
+                api,
+                correlation_id: corr,
+                deadline: now + SimDuration::from_millis(timeout),
+                generation: self.generation,
+                member_id: self.member_id.clone(),
+                commit: None,
+            },
+        );
+        self.outbox.push_back(ClientOutput::Send {
+            to,
+            correlation_id: corr,
+            request,
+        });
+        corr
+    }
+
+    /// Marks the coordinator unknown (Kafka: `markCoordinatorUnknown`): in-flight group requests
+    /// are failed as by a disconnect, and a rebalance in progress restarts after rediscovery.
+    fn mark_coordinator_unknown(&mut self, now: SimTime, reason: &str) {
+        if self.coordinator.is_none() {
+            return;
+        }
+        self.coordinator = None;
+        self.events.push_back(ClientEvent::CoordinatorLost {
+            reason: reason.into(),
+        });
+        let failed: Vec<(i32, InFlight)> = std::mem::take(&mut self.in_flight).into_iter().collect();
+        for (_, f) in failed {
+            self.on_request_failed(now, f, "disconnected from the coordinator");
+        }
+    }
+
+    /// A request failed without a response (timeout or disconnect).
+    fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: &str) {
+        match f.api {
+            Api::JoinGroup | Api::SyncGroup => {
+                if matches!(
+                    self.state,
+                    MemberState::PreparingRebalance | MemberState::CompletingRebalance
+                ) {
+                    self.set_state(MemberState::Unjoined);
+                }
+                self.mark_coordinator_unknown(now, why);
+            }
+            Api::Heartbeat | Api::OffsetFetch | Api::LeaveGroup | Api::FindCoordinator => {
+                self.mark_coordinator_unknown(now, why);
+            }
+            Api::OffsetCommit => {
+                if let Some((reason, offsets)) = f.commit {
+                    self.forget_commit(&offsets);
+                    self.events.push_back(ClientEvent::CommitSkipped {
+                        reason,
+                        why: format!("{why}; the commit is lost"),
+                    });
+                }
+                self.mark_coordinator_unknown(now, why);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------ the drive
+
+    /// Runs both threads as far as they can go at `now`.
+    fn drive(&mut self, now: SimTime, topics: &Topics) {
+        if self.backoff_until <= now {
+            self.backoff_until = SimTime::ZERO;
+        }
+        // Each pass may unblock the other thread; a few passes always reach a fixed point.
+        for _ in 0..4 {
+            if !self.lifecycle.is_running() || self.is_frozen() {
+                return;
+            }
+            let before = (self.outbox.len(), self.events.len(), self.app.clone(), self.state);
+            self.heartbeat_thread(now);
+            self.application_thread(now, topics);
+            if before == (self.outbox.len(), self.events.len(), self.app.clone(), self.state) {
+                return;
+            }
+        }
+    }
+
+    fn heartbeat_thread(&mut self, now: SimTime) {
+        if self.pause.as_ref().is_some_and(|p| p.heartbeats) {
+            return;
+        }
+        // The heartbeat thread rediscovers a lost coordinator itself while the member is in a
+        // generation (Kafka: HeartbeatThread.run, `coordinatorUnknown()` branch).
+        if self.coordinator.is_none()
+            && matches!(self.state, MemberState::CompletingRebalance | MemberState::Stable)
+        {
+            self.find_coordinator(now);
+            return;
+        }
+        if !self.heartbeat_enabled() {
+            return;
+        }
+        // Kafka: HeartbeatThread.run — session, then poll timeout, then the heartbeat itself.
+        let session_deadline =
+            self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms);
+        if now >= session_deadline {
+            self.mark_coordinator_unknown(now, "session timed out without receiving a heartbeat response");
+            return;
+        }
+        if matches!(self.app, App::Processing(_)) && now >= self.poll_deadline_raw() {
+            self.poll_timeout_leave(now);
+            return;
+        }
+        if now >= self.next_heartbeat && !self.has_in_flight(Api::Heartbeat) {
+            let req = Request::Heartbeat(HeartbeatRequest {
+                group_id: self.cfg.group_id.clone(),
+                generation_id: self.generation,
+                member_id: self.member_id.clone(),
+                group_instance_id: self.cfg.group_instance_id.clone(),
+            });
+            self.send(now, Api::Heartbeat, req);
+            self.next_heartbeat = now + SimDuration::from_millis(self.cfg.heartbeat_interval_ms);
+        }
+    }
+
+    /// `max.poll.interval.ms` expired (Kafka: `maybeLeaveGroup("consumer poll timeout has
+    /// expired.")`): a dynamic member sends LeaveGroup; both reset their generation and member id.
+    fn poll_timeout_leave(&mut self, now: SimTime) {
+        let sends = !self.cfg.is_static() && self.coordinator.is_some() && !self.member_id.is_empty();
+        self.events.push_back(ClientEvent::PollTimeout {
+            max_poll_interval_ms: self.cfg.max_poll_interval_ms,
+            sends_leave_group: sends,
+        });
+        self.maybe_leave_group(now, "consumer poll timeout has expired.");
+        self.reset_generation(false, "left the group after the poll timeout");
+    }
+
+    fn maybe_leave_group(&mut self, now: SimTime, reason: &str) {
+        if self.cfg.is_static()
+            || self.coordinator.is_none()
+            || self.member_id.is_empty()
+            || self.state == MemberState::Unjoined
+        {
+            return;
+        }
+        let req = Request::LeaveGroup(LeaveGroupRequest {
+            group_id: self.cfg.group_id.clone(),
+            members: vec![MemberIdentity {
+                member_id: self.member_id.clone(),
+                group_instance_id: None,
+                reason: Some(reason.into()),
+            }],
+        });
+        self.send(now, Api::LeaveGroup, req);
+    }
+
+    /// Kafka: `resetGenerationOnResponseError` / `resetStateAndRejoin`.
+    fn reset_generation(&mut self, keep_member_id: bool, reason: &str) {
+        self.generation = NO_GENERATION;
+        self.protocol_name = None;
+        if !keep_member_id {
+            self.member_id.clear();
+        }
+        self.is_leader = false;
+        self.assignment_snapshot = None;
+        self.pending_assignment = None;
+        self.events.push_back(ClientEvent::GenerationReset {
+            member_id_kept: keep_member_id,
+            reason: reason.into(),
+        });
+        self.set_state(MemberState::Unjoined);
+        self.rejoin_needed = true;
+    }
+
+    fn application_thread(&mut self, now: SimTime, topics: &Topics) {
+        if self.pause.as_ref().is_some_and(|p| p.polls) {
+            return;
+        }
+        if let App::Processing(p) = &self.app {
+            if now < p.until {
+                return;
+            }
+            let batch = p.records.clone();
+            self.finish_batch(now, batch);
+            self.enter_poll(now);
+        }
+        if self.app == App::InPoll {
+            self.poll_step(now, topics);
+        }
+    }
+
+    fn finish_batch(&mut self, now: SimTime, records: Vec<RecordRange>) {
+        let mut done = Vec::new();
+        for r in records {
+            if r.is_empty() || !self.owned.contains(&r.partition) {
+                continue;
+            }
+            let e = self.processed.entry(r.partition.clone()).or_insert(r.from);
+            *e = (*e).max(r.to);
+            self.records_processed += r.len();
+            done.push(r);
+        }
+        self.events.push_back(ClientEvent::BatchProcessed {
+            records: done,
+            duplicates: 0,
+        });
+        if let CommitMode::Manual { every_batches } = self.cfg.commit {
+            self.batches_since_commit += 1;
+            if self.batches_since_commit >= every_batches.max(1) {
+                self.batches_since_commit = 0;
+                self.commit(now, CommitReason::AfterBatch);
+            }
+        }
+    }
+
+    /// One pass of `poll()`: returns when it must wait for a response, or when it hands a batch to
+    /// the application.
+    fn poll_step(&mut self, now: SimTime, topics: &Topics) {
+        if self.backoff_until <= now {
+            self.backoff_until = SimTime::ZERO;
+        }
+        self.maybe_refresh_metadata(now, topics);
+        if self.coordinator.is_none() {
+            self.find_coordinator(now);
+            return;
+        }
+        // Install an assignment received while the application was busy (`onJoinComplete`).
+        if let Some(p) = self.pending_assignment.take() {
+            if p.generation == self.generation && self.state == MemberState::Stable {
+                self.on_join_complete(now, p.partitions);
+            }
+        }
+        if self.subscribed != self.joined_subscription && self.state == MemberState::Stable {
+            self.request_rejoin("the subscribed topics changed");
+        }
+        let rebalancing = matches!(
+            self.state,
+            MemberState::PreparingRebalance | MemberState::CompletingRebalance
+        );
+        if !rebalancing && (self.state == MemberState::Unjoined || self.rejoin_needed) {
+            if now < self.backoff_until {
+                return;
+            }
+            self.backoff_until = SimTime::ZERO;
+            if !self.join_prepared {
+                self.on_join_prepare(now);
+                self.join_prepared = true;
+            }
+            self.send_join_group(now);
+        }
+        let rebalancing = matches!(
+            self.state,
+            MemberState::PreparingRebalance | MemberState::CompletingRebalance
+        );
+        if rebalancing && (self.protocol == RebalanceProtocol::Eager || self.owned.is_empty()) {
+            return; // poll() blocks until the rebalance completes
+        }
+        // Starting positions of new partitions (Kafka: refreshCommittedOffsetsIfNeeded).
+        let missing: Vec<TopicPartition> = self
+            .owned
+            .iter()
+            .filter(|tp| !self.positions.contains_key(*tp))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            if !self.has_in_flight(Api::OffsetFetch) && now >= self.backoff_until {
+                let req = Request::OffsetFetch(OffsetFetchRequest {
+                    group_id: self.cfg.group_id.clone(),
+                    partitions: Some(missing),
+                    require_stable: true,
+                });
+                self.send(now, Api::OffsetFetch, req);
+            }
+            return;
+        }
+        if let CommitMode::Auto { interval_ms } = self.cfg.commit {
+            if now >= self.next_auto_commit {
+                self.next_auto_commit = now + SimDuration::from_millis(interval_ms);
+                self.commit(now, CommitReason::AutoCommit);
+            }
+        }
+        self.fetch(now, topics);
+    }
+
+    fn fetch(&mut self, now: SimTime, topics: &Topics) {
+        let owned: Vec<TopicPartition> = self.owned.iter().cloned().collect();
+        let mut remaining = u64::from(self.cfg.max_poll_records.max(1));
+        let mut records = Vec::new();
+        let n = owned.len();
+        for i in 0..n {
+            if remaining == 0 {
+                break;
+            }
+            let tp = &owned[(self.fetch_cursor + i) % n];
+            let Some(leo) = topics.log_end_offset(tp, now) else {
+                // The partition is gone: ask for fresh metadata (Kafka: UNKNOWN_TOPIC_OR_PARTITION).
+                self.metadata_needed = true;
+                continue;
+            };
+            let pos = self.positions.get(tp).copied().unwrap_or(0);
+            let take = ((leo - pos).max(0) as u64).min(remaining);
+            if take > 0 {
+                records.push(RecordRange {
+                    partition: tp.clone(),
+                    from: pos,
+                    to: pos + take as i64,
+                });
+                self.positions.insert(tp.clone(), pos + take as i64);
+                remaining -= take;
+            }
+        }
+        if n > 0 {
+            self.fetch_cursor = (self.fetch_cursor + 1) % n;
+        }
+        records.sort();
+        let until = now + SimDuration::from_millis(self.cfg.processing_ms.max(1));
+        self.events.push_back(ClientEvent::BatchFetched {
+            records: records.clone(),
+            until,
+        });
+        self.last_poll = now;
+        self.app = App::Processing(Processing {
+            since: now,
+            until,
+            records,
+        });
+    }
+
+    fn maybe_refresh_metadata(&mut self, now: SimTime, topics: &Topics) {
+        if !self.metadata_needed && now < self.next_metadata_refresh {
+            return;
+        }
+        self.metadata_needed = false;
+        self.next_metadata_refresh = now + SimDuration::from_millis(self.cfg.metadata_max_age_ms);
+        let md = topics.metadata();
+        if md != self.metadata {
+            let first = self.metadata.is_empty() && self.subscribed.is_empty();
+            self.metadata = md;
+            if !first {
+                self.events.push_back(ClientEvent::MetadataChanged {
+                    topics: self.metadata.iter().map(|(t, n)| (t.clone(), *n)).collect(),
+                });
+            }
+        }
+        let subscribed = self.cfg.subscription.resolve(self.metadata.keys());
+        if subscribed != self.subscribed {
+            self.subscribed = subscribed;
+            if self.state != MemberState::Unjoined || self.generation_valid() {
+                self.events.push_back(ClientEvent::SubscriptionChanged {
+                    subscription: self.cfg.subscription.clone(),
+                    topics: self.subscribed.clone(),
+                });
+            }
+        }
+        // The leader watches the partition counts of every topic the group subscribes to
+        // (Kafka: ConsumerCoordinator.rejoinNeededOrPending, assignmentSnapshot vs metadataSnapshot).
+        if self.is_leader && self.state == MemberState::Stable {
+            if let Some(snap) = &self.assignment_snapshot {
+                let now_view: BTreeMap<String, i32> = snap
+                    .keys()
+                    .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n)))
+                    .collect();
+                let snap_existing: BTreeMap<String, i32> = snap
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(t, n)| (t.clone(), *n))
+                    .collect();
+                if now_view != snap_existing {
+                    self.request_rejoin("the leader saw the group's topic metadata change");
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------ rebalance flows
+
+    /// Kafka: `ConsumerCoordinator.onJoinPrepare` (§8.2 step 1, §8.3 step 1, §8.4).
+    fn on_join_prepare(&mut self, now: SimTime) {
+        let lost = !self.generation_valid();
+        match self.protocol {
+            RebalanceProtocol::Eager => {
+                if matches!(self.cfg.commit, CommitMode::Auto { .. }) && !lost {
+                    self.commit(now, CommitReason::AutoCommitBeforeRebalance);
+                }
+                if self.owned.is_empty() {
+                    return;
+                }
+                let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
+                if lost {
+                    self.events
+                        .push_back(ClientEvent::PartitionsLost { partitions: parts });
+                } else {
+                    self.events
+                        .push_back(ClientEvent::PartitionsRevoked { partitions: parts });
+                    if self.cfg.commit_in_revoke {
+                        self.commit(now, CommitReason::InRevoke);
+                    }
+                }
+                self.drop_partitions_all();
+            }
+            RebalanceProtocol::Cooperative => {
+                if lost {
+                    if !self.owned.is_empty() {
+                        let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
+                        self.events
+                            .push_back(ClientEvent::PartitionsLost { partitions: parts });
+                        self.drop_partitions_all();
+                    }
+                    return;
+                }
+                // Only partitions of topics no longer subscribed are revoked.
+                let revoked: Vec<TopicPartition> = self
+                    .owned
+                    .iter()
+                    .filter(|tp| !self.subscribed.contains(&tp.topic))
+                    .cloned()
+                    .collect();
+                if !revoked.is_empty() {
+                    self.revoke(now, revoked);
+                }
+            }
+        }
+    }
+
+    /// `onPartitionsRevoked(partitions)`, the listener's commit, then dropping them.
+    fn revoke(&mut self, now: SimTime, partitions: Vec<TopicPartition>) {
+        self.events.push_back(ClientEvent::PartitionsRevoked {
+            partitions: partitions.clone(),
+        });
+        if self.cfg.commit_in_revoke {
+            self.commit_partitions(now, CommitReason::InRevoke, Some(&partitions));
+        }
+        for tp in &partitions {
+            self.owned.remove(tp);
+            self.positions.remove(tp);
+            self.processed.remove(tp);
+        }
+    }
+
+    fn drop_partitions_all(&mut self) {
+        self.owned.clear();
+        self.positions.clear();
+        self.processed.clear();
+    }
+
+    fn send_join_group(&mut self, now: SimTime) {
+        let metadata = ConsumerSubscription {
+            topics: self.subscribed.clone(),
+            owned_partitions: self.owned.iter().cloned().collect(),
+            generation_id: self.generation,
+            user_data: Vec::new(),
+        };
+        let reason = if self.member_id.is_empty() && !self.generation_valid() {
+            "need to (re)join with a new member id".to_owned()
+        } else {
+            "rebalance requested".to_owned()
+        };
+        let req = Request::JoinGroup(JoinGroupRequest {
+            api_version: JOIN_GROUP_LATEST_VERSION,
+            group_id: self.cfg.group_id.clone(),
+            member_id: self.member_id.clone(),
+            group_instance_id: self.cfg.group_instance_id.clone(),
+            client_id: self.cfg.client_id.clone(),
+            client_host: "/127.0.0.1".into(),
+            protocol_type: CONSUMER_PROTOCOL_TYPE.into(),
+            protocols: self
+                .cfg
+                .assignors
+                .iter()
+                .map(|a| JoinGroupProtocol {
+                    name: a.name().into(),
+                    metadata: metadata.clone(),
+                })
+                .collect(),
+            session_timeout_ms: clamp_i32(self.cfg.session_timeout_ms),
+            rebalance_timeout_ms: clamp_i32(self.cfg.max_poll_interval_ms),
+            reason: Some(reason),
+        });
+        self.joined_subscription = self.subscribed.clone();
+        self.rejoin_needed = false;
+        self.set_state(MemberState::PreparingRebalance);
+        self.send(now, Api::JoinGroup, req);
+    }
+
+    fn on_join_response(&mut self, now: SimTime, f: &InFlight, r: JoinGroupResponse) {
+        if self.state != MemberState::PreparingRebalance {
+            self.events.push_back(ClientEvent::ResponseIgnored {
+                api: "JoinGroup".into(),
+                correlation_id: f.correlation_id,
+                why: "no longer joining".into(),
+            });
+            return;
+        }
+        let e = r.error_code;
+        match e {
+            ErrorCode::None => {
+                self.member_id = r.member_id.clone();
+                self.generation = r.generation_id;
+                self.protocol_name = r.protocol_name.clone();
+                self.is_leader = r.leader == self.member_id;
+                let protocol = r.protocol_name.clone().unwrap_or_default();
+                self.events.push_back(ClientEvent::JoinedGroup {
+                    generation_id: r.generation_id,
+                    member_id: r.member_id.clone(),
+                    leader: r.leader.clone(),
+                    protocol: protocol.clone(),
+                    is_leader: self.is_leader,
+                });
+                // The heartbeat thread starts (Kafka enables it on entering COMPLETING_REBALANCE).
+                self.set_state(MemberState::CompletingRebalance);
+                self.last_heartbeat_ack = now;
+                self.next_heartbeat = now + SimDuration::from_millis(self.cfg.heartbeat_interval_ms);
+                let assignments = if self.is_leader && !r.skip_assignment {
+                    match protocol.parse::<Strategy>() {
+                        Ok(strategy) => self.run_assignor(strategy, &r),
+                        Err(_) => {
+                            self.fatal(format!(
+                                "the group selected protocol `{protocol}`, which this consumer cannot run"
+                            ));
+                            return;
+                        }
+                    }
+                } else {
+                    Vec::new()
+                };
+                let req = Request::SyncGroup(SyncGroupRequest {
+                    group_id: self.cfg.group_id.clone(),
+                    generation_id: self.generation,
+                    member_id: self.member_id.clone(),
+                    group_instance_id: self.cfg.group_instance_id.clone(),
+                    protocol_type: Some(CONSUMER_PROTOCOL_TYPE.into()),
+                    protocol_name: r.protocol_name.clone(),
+                    assignments,
+                });
+                self.send(now, Api::SyncGroup, req);
+            }
+            ErrorCode::MemberIdRequired => {
+                self.member_id = r.member_id.clone();
+                self.events.push_back(ClientEvent::MemberIdAssigned {
+                    member_id: r.member_id,
+                });
+                self.send_join_group(now);
+            }
+            ErrorCode::UnknownMemberId => {
+                self.react(e, "JoinGroup", "reset generation and member id, rejoin");
+                if f.generation == self.generation {
+                    self.reset_generation(false, "JoinGroup: UNKNOWN_MEMBER_ID");
+                } else {
+                    self.set_state(MemberState::Unjoined);
+                }
+            }
+            ErrorCode::IllegalGeneration => {
+                self.react(e, "JoinGroup", "reset generation, keep member id, rejoin");
+                self.reset_generation(true, "JoinGroup: ILLEGAL_GENERATION");
+            }
+            ErrorCode::RebalanceInProgress => {
+                self.react(e, "JoinGroup", "retry the JoinGroup");
+                self.set_state(MemberState::Unjoined);
+            }
+            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                self.react(e, "JoinGroup", "mark the coordinator unknown, rediscover, retry");
+                self.set_state(MemberState::Unjoined);
+                self.mark_coordinator_unknown(now, e.name());
+            }
+            ErrorCode::CoordinatorLoadInProgress => {
+                self.react(e, "JoinGroup", "back off and retry");
+                self.set_state(MemberState::Unjoined);
+                self.backoff(now);
+            }
+            ErrorCode::FencedInstanceId => {
+                self.react(
+                    e,
+                    "JoinGroup",
+                    "fatal: another instance took this group.instance.id",
+                );
+                self.fatal("JoinGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
+            }
+            other => {
+                self.react(other, "JoinGroup", "fatal: thrown to the application");
+                self.fatal(format!("JoinGroup failed with {other}"));
+            }
+        }
+    }
+
+    fn run_assignor(&mut self, strategy: Strategy, r: &JoinGroupResponse) -> Vec<SyncGroupAssignment> {
+        let members: Vec<MemberSubscription> = r
+            .members
+            .iter()
+            .map(|m| {
+                let mut owned: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+                for tp in &m.metadata.owned_partitions {
+                    owned.entry(tp.topic.clone()).or_default().push(tp.partition);
+                }
+                MemberSubscription {
+                    member_id: m.member_id.clone(),
+                    group_instance_id: m.group_instance_id.clone(),
+                    topics: m.metadata.topics.clone(),
+                    owned_partitions: owned,
+                    generation: (m.metadata.generation_id >= 0).then_some(m.metadata.generation_id),
+                }
+            })
+            .collect();
+        // The leader's metadata for every topic the group subscribes to (a topic that does not
+        // exist yet is remembered with 0 partitions, so its creation is noticed).
+        let group_topics: BTreeSet<String> = members.iter().flat_map(|m| m.topics.iter().cloned()).collect();
+        let snapshot: BTreeMap<String, i32> = group_topics
+            .iter()
+            .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0)))
+            .collect();
+        let partitions: BTreeMap<String, i32> = snapshot
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(t, n)| (t.clone(), *n))
+            .collect();
+        let result = assign(strategy, &partitions, &members);
+        self.assignment_snapshot = Some(snapshot);
+        let mut out = Vec::new();
+        let mut shown = Vec::new();
+        for m in &r.members {
+            let mut parts = Vec::new();
+            if let Some(per_topic) = result.get(&m.member_id) {
+                for (t, ps) in per_topic {
+                    for p in ps {
+                        parts.push(TopicPartition::new(t.clone(), *p));
+                    }
+                }
+            }
+            shown.push((m.member_id.clone(), parts.clone()));
+            out.push(SyncGroupAssignment {
+                member_id: m.member_id.clone(),
+                assignment: ConsumerAssignment {
+                    partitions: parts,
+                    user_data: Vec::new(),
+                },
+            });
+        }
+        self.events.push_back(ClientEvent::AssignmentComputed {
+            strategy,
+            generation_id: r.generation_id,
+            assignment: shown,
+        });
+        out
+    }
+
+    fn on_sync_response(&mut self, now: SimTime, f: &InFlight, r: SyncGroupResponse) {
+        if self.state != MemberState::CompletingRebalance || f.generation != self.generation {
+            self.events.push_back(ClientEvent::ResponseIgnored {
+                api: "SyncGroup".into(),
+                correlation_id: f.correlation_id,
+                why: "for a generation the consumer has left".into(),
+            });
+            return;
+        }
+        let e = r.error_code;
+        match e {
+            ErrorCode::None => {
+                let partitions: BTreeSet<TopicPartition> = r.assignment.partitions.iter().cloned().collect();
+                self.events.push_back(ClientEvent::AssignmentReceived {
+                    generation_id: self.generation,
+                    partitions: partitions.iter().cloned().collect(),
+                });
+                self.set_state(MemberState::Stable);
+                self.pending_assignment = Some(PendingAssignment {
+                    generation: self.generation,
+                    partitions,
+                });
+            }
+            ErrorCode::UnknownMemberId => {
+                self.react(e, "SyncGroup", "reset generation and member id, rejoin");
+                self.reset_generation(false, "SyncGroup: UNKNOWN_MEMBER_ID");
+            }
+            ErrorCode::IllegalGeneration => {
+                self.react(e, "SyncGroup", "reset generation, keep member id, rejoin");
+                self.reset_generation(true, "SyncGroup: ILLEGAL_GENERATION");
+            }
+            ErrorCode::RebalanceInProgress => {
+                self.react(e, "SyncGroup", "rejoin, keep the generation");
+                self.set_state(MemberState::Unjoined);
+                self.rejoin_needed = true;
+            }
+            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                self.react(e, "SyncGroup", "mark the coordinator unknown, rediscover, rejoin");
+                self.set_state(MemberState::Unjoined);
+                self.mark_coordinator_unknown(now, e.name());
+            }
+            ErrorCode::FencedInstanceId => {
+                self.react(
+                    e,
+                    "SyncGroup",
+                    "fatal: another instance took this group.instance.id",
+                );
+                self.fatal("SyncGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
+            }
+            other => {
+                self.react(other, "SyncGroup", "fatal: thrown to the application");
+                self.fatal(format!("SyncGroup failed with {other}"));
+            }
+        }
+    }
+
+    /// Kafka: `ConsumerCoordinator.onJoinComplete` (§8.2 step 3, §8.3 step 4).
+    fn on_join_complete(&mut self, now: SimTime, assigned: BTreeSet<TopicPartition>) {
+        self.join_prepared = false;
+        let revoked: Vec<TopicPartition> = self.owned.difference(&assigned).cloned().collect();
+        let added: Vec<TopicPartition> = assigned.difference(&self.owned).cloned().collect();
+        if !revoked.is_empty() {
+            // Eager consumers revoked everything before joining, so only cooperative ones get here.
+            self.revoke(now, revoked);
+            if self.protocol == RebalanceProtocol::Cooperative {
+                self.request_rejoin(
+                    "cooperative: partitions were revoked, so a second rebalance can hand them out",
+                );
+            }
+        }
+        for tp in &added {
+            self.owned.insert(tp.clone());
+        }
+        self.events
+            .push_back(ClientEvent::PartitionsAssigned { partitions: added });
+    }
+
+    fn on_heartbeat_response(&mut self, now: SimTime, f: &InFlight, e: ErrorCode) {
+        if e.is_none() {
+            self.last_heartbeat_ack = now;
+            return;
+        }
+        // Errors about a generation the client has already left are ignored.
+        let same_generation = f.generation == self.generation && f.member_id == self.member_id;
+        match e {
+            ErrorCode::RebalanceInProgress => {
+                // Still a successful heartbeat for the session.
+                self.last_heartbeat_ack = now;
+                if self.state == MemberState::Stable {
+                    self.react(e, "Heartbeat", "request a rejoin");
+                    self.request_rejoin("the group is rebalancing (heartbeat got REBALANCE_IN_PROGRESS)");
+                }
+            }
+            ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration if !same_generation => {
+                self.events.push_back(ClientEvent::ResponseIgnored {
+                    api: "Heartbeat".into(),
+                    correlation_id: f.correlation_id,
+                    why: format!("{e} concerns a generation already left"),
+                });
+            }
+            ErrorCode::UnknownMemberId => {
+                self.react(e, "Heartbeat", "reset generation and member id, rejoin");
+                self.reset_generation(false, "Heartbeat: UNKNOWN_MEMBER_ID");
+            }
+            ErrorCode::IllegalGeneration => {
+                self.react(e, "Heartbeat", "reset generation, keep member id, rejoin");
+                self.reset_generation(true, "Heartbeat: ILLEGAL_GENERATION");
+            }
+            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                self.react(e, "Heartbeat", "mark the coordinator unknown, rediscover");
+                self.mark_coordinator_unknown(now, e.name());
+            }
+            ErrorCode::CoordinatorLoadInProgress => {
+                self.react(e, "Heartbeat", "retry after backoff");
+                self.next_heartbeat = now + SimDuration::from_millis(self.cfg.retry_backoff_ms);
+            }
+            ErrorCode::FencedInstanceId if same_generation => {
+                self.react(e, "Heartbeat", "fatal: the heartbeat thread fails");
+                self.fatal("Heartbeat failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
+            }
+            ErrorCode::FencedInstanceId => {}
+            other => {
+                self.react(other, "Heartbeat", "fatal: the heartbeat thread fails");
+                self.fatal(format!("Heartbeat failed with {other}"));
+            }
+        }
+    }
+
+    fn on_commit_response(&mut self, now: SimTime, f: &InFlight, e: ErrorCode) {
+        let Some((reason, offsets)) = f.commit.clone() else {
+            return;
+        };
+        self.events.push_back(ClientEvent::CommitCompleted {
+            reason,
+            offsets: offsets.clone(),
+            error: e,
+        });
+        if e.is_none() {
+            return;
+        }
+        self.forget_commit(&offsets);
+        let same_generation = f.generation == self.generation && f.member_id == self.member_id;
+        match e {
+            ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration => {
+                let keep = e == ErrorCode::IllegalGeneration;
+                if self.state != MemberState::Stable || !same_generation {
+                    // A rebalance is already under way with a newer generation.
+                    self.react(
+                        e,
+                        "OffsetCommit",
+                        "RebalanceInProgressException: the commit failed; the rebalance goes on",
+                    );
+                } else {
+                    self.react(
+                        e,
+                        "OffsetCommit",
+                        if keep {
+                            "CommitFailedException; reset generation, keep member id, rejoin"
+                        } else {
+                            "CommitFailedException; reset generation and member id, rejoin"
+                        },
+                    );
+                    self.reset_generation(keep, &format!("OffsetCommit: {e}"));
+                }
+            }
+            ErrorCode::RebalanceInProgress => {
+                self.react(
+                    e,
+                    "OffsetCommit",
+                    "RebalanceInProgressException; request a rejoin, keep the generation",
+                );
+                self.request_rejoin("OffsetCommit got REBALANCE_IN_PROGRESS");
+            }
+            ErrorCode::FencedInstanceId if same_generation => {
+                self.react(e, "OffsetCommit", "fatal");
+                self.fatal("OffsetCommit failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
+            }
+            ErrorCode::FencedInstanceId => {
+                self.react(e, "OffsetCommit", "the generation changed: the commit failed");
+            }
+            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                self.react(
+                    e,
+                    "OffsetCommit",
+                    "mark the coordinator unknown; retriable after rediscovery",
+                );
+                self.mark_coordinator_unknown(now, e.name());
+            }
+            other => {
+                self.react(other, "OffsetCommit", "the commit failed");
+            }
+        }
+    }
+
+    fn on_fetch_response(&mut self, now: SimTime, r: OffsetFetchResponse) {
+        match r.error_code {
+            ErrorCode::None => {}
+            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                self.react(
+                    r.error_code,
+                    "OffsetFetch",
+                    "mark the coordinator unknown, rediscover, retry",
+                );
+                self.mark_coordinator_unknown(now, r.error_code.name());
+                return;
+            }
+            other => {
+                self.react(other, "OffsetFetch", "back off and retry");
+                self.backoff(now);
+                return;
+            }
+        }
+        let mut positions = Vec::new();
+        for p in r.partitions {
+            let tp = TopicPartition::new(p.topic, p.partition);
+            if !self.owned.contains(&tp) || self.positions.contains_key(&tp) {
+                continue;
+            }
+            if !p.error_code.is_none() {
+                self.backoff(now);
+                continue;
+            }
+            let (offset, src) = if p.committed_offset >= 0 {
+                (p.committed_offset, PositionSource::Committed)
+            } else {
+                (0, PositionSource::Earliest)
+            };
+            self.positions.insert(tp.clone(), offset);
+            self.processed.insert(tp.clone(), offset);
+            self.last_commit_sent.insert(tp.clone(), offset);
+            positions.push((tp, offset, src));
+        }
+        if !positions.is_empty() {
+            self.events
+                .push_back(ClientEvent::PositionsInitialized { positions });
+        }
+    }
+
+    fn find_coordinator(&mut self, now: SimTime) {
+        if self.has_in_flight(Api::FindCoordinator) || now < self.backoff_until {
+            return;
+        }
+        self.backoff_until = SimTime::ZERO;
+        let req = Request::FindCoordinator(FindCoordinatorRequest {
+            key: self.cfg.group_id.clone(),
+        });
+        self.send(now, Api::FindCoordinator, req);
+    }
+
+    fn backoff(&mut self, now: SimTime) {
+        self.backoff_until = now + SimDuration::from_millis(self.cfg.retry_backoff_ms.max(1));
+    }
+
+    fn react(&mut self, error: ErrorCode, api: &str, reaction: &str) {
+        self.events.push_back(ClientEvent::ErrorReceived {
+            api: api.into(),
+            error,
+            reaction: reaction.into(),
+        });
+    }
+
+    fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
+        let Some(f) = self.in_flight.remove(&correlation_id) else {
+            self.events.push_back(ClientEvent::ResponseIgnored {
+                api: response.api_name().into(),
+                correlation_id,
+                why: "the request was already given up on".into(),
+            });
+            return;
+        };
+        match response {
+            Response::FindCoordinator(r) => {
+                if r.error_code.is_none() {
+                    if self.coordinator.is_none() {
+                        self.coordinator = Some(r.node_id);
+                        // Kafka: FindCoordinatorResponseHandler resets the session timer.
+                        self.last_heartbeat_ack = now;
+                        self.events
+                            .push_back(ClientEvent::CoordinatorDiscovered { node: r.node_id });
+                    }
+                } else {
+                    self.react(r.error_code, "FindCoordinator", "back off and retry");
+                    self.backoff(now);
+                }
+            }
+            Response::JoinGroup(r) => self.on_join_response(now, &f, r),
+            Response::SyncGroup(r) => self.on_sync_response(now, &f, r),
+            Response::Heartbeat(r) => self.on_heartbeat_response(now, &f, r.error_code),
+            Response::OffsetCommit(r) => {
+                let e = r
+                    .partitions
+                    .iter()
+                    .map(|p| p.error_code)
+                    .find(|e| !e.is_none())
+                    .unwrap_or(ErrorCode::None);
+                self.on_commit_response(now, &f, e);
+            }
+            Response::OffsetFetch(r) => self.on_fetch_response(now, r),
+            Response::LeaveGroup(_) | Response::DescribeGroups(_) => {}
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- commits
+
+    fn commit(&mut self, now: SimTime, reason: CommitReason) {
+        self.commit_partitions(now, reason, None);
+    }
+
+    /// Commits the processed offsets of `only` (or every owned partition) that differ from what was
+    /// last sent. Kafka refuses to commit outside a stable generation (`generationIfStable`).
+    fn commit_partitions(&mut self, now: SimTime, reason: CommitReason, only: Option<&[TopicPartition]>) {
+        let offsets: Vec<(TopicPartition, i64)> = self
+            .processed
+            .iter()
+            .filter(|(tp, _)| only.is_none_or(|o| o.contains(tp)))
+            .filter(|(tp, o)| self.last_commit_sent.get(*tp) != Some(*o))
+            .map(|(tp, o)| (tp.clone(), *o))
+            .collect();
+        if offsets.is_empty() {
+            return;
+        }
+        if self.state != MemberState::Stable || !self.generation_valid() {
+            self.events.push_back(ClientEvent::CommitSkipped {
+                reason,
+                why: "the consumer is not in a stable generation (a rebalance is in progress)".into(),
+            });
+            return;
+        }
+        if self.coordinator.is_none() {
+            self.events.push_back(ClientEvent::CommitSkipped {
+                reason,
+                why: "the coordinator is unknown".into(),
+            });
+            return;
+        }
+        for (tp, o) in &offsets {
+            self.last_commit_sent.insert(tp.clone(), *o);
+        }
+        let req = Request::OffsetCommit(OffsetCommitRequest {
+            api_version: OFFSET_COMMIT_LATEST_VERSION,
+            group_id: self.cfg.group_id.clone(),
+            generation_id: self.generation,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.cfg.group_instance_id.clone(),
+            retention_time_ms: None,
+            partitions: offsets
+                .iter()
+                .map(|(tp, o)| OffsetCommitPartition {
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    committed_offset: *o,
+                    committed_leader_epoch: -1,
+                    committed_metadata: String::new(),
+                })
+                .collect(),
+        });
+        self.events.push_back(ClientEvent::CommitSent {
+            reason,
+            offsets: offsets.clone(),
+        });
+        let corr = self.send(now, Api::OffsetCommit, req);
+        if let Some(f) = self.in_flight.get_mut(&corr) {
+            f.commit = Some((reason, offsets));
+        }
+    }
+
+    fn forget_commit(&mut self, offsets: &[(TopicPartition, i64)]) {
+        for (tp, o) in offsets {
+            if self.last_commit_sent.get(tp) == Some(o) {
+                self.last_commit_sent.remove(tp);
+            }
+        }
+    }
+}
+
+fn api_name(api: Api) -> &'static str {
+    match api {
+        Api::FindCoordinator => "FindCoordinator",
+        Api::JoinGroup => "JoinGroup",
+        Api::SyncGroup => "SyncGroup",
+        Api::Heartbeat => "Heartbeat",
+        Api::LeaveGroup => "LeaveGroup",
+        Api::OffsetCommit => "OffsetCommit",
+        Api::OffsetFetch => "OffsetFetch",
+    }
+}
+
+fn clamp_i32(v: u64) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}

@@ -1,0 +1,1018 @@
+//! Scenario files: a versioned JSON description of a whole simulation (see `docs/scenario-format.md`).
+//!
+//! [`Scenario::from_json`] parses and validates; every error names the field (as a path such as
+//! `consumers[1].heartbeat_interval_ms`) and its line and column. Nothing here panics on bad input.
+
+mod locate;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assignor::Strategy;
+use crate::client::{CommitMode, ConsumerConfig};
+use crate::coordinator::CoordinatorConfig;
+use crate::network::NetworkConfig;
+use crate::protocol::Request;
+use crate::sim::Action;
+use crate::time::SimTime;
+use crate::topic::{Pattern, Subscription};
+
+use locate::{locate, Seg};
+
+/// The only format version so far.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// A whole simulation: the world at time 0 and what happens afterwards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Must be 1.
+    pub version: u32,
+    /// A title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What the scenario shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Seeds every random choice (network jitter and faults).
+    #[serde(default)]
+    pub seed: u64,
+    /// The consumer group.
+    #[serde(default = "default_group_id")]
+    pub group_id: String,
+    /// When the simulation stops, in ms.
+    pub end_ms: u64,
+    /// Broker-side group settings.
+    #[serde(default)]
+    pub coordinator: CoordinatorSettings,
+    /// Settings every consumer starts from (each consumer may override them).
+    #[serde(default)]
+    pub client_defaults: ConsumerSpec,
+    /// Latency and faults.
+    #[serde(default)]
+    pub network: NetworkConfig,
+    /// Topics that exist at time 0.
+    #[serde(default)]
+    pub topics: Vec<TopicSpec>,
+    /// Consumers (each starts at its `start_ms`, default 0).
+    #[serde(default)]
+    pub consumers: Vec<ConsumerSpec>,
+    /// Timed actions.
+    #[serde(default)]
+    pub actions: Vec<ActionSpec>,
+}
+
+fn default_group_id() -> String {
+    "test_group_1".into()
+}
+
+/// Broker-side settings (Kafka's defaults when absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoordinatorSettings {
+    /// `group.initial.rebalance.delay.ms` (3000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_initial_rebalance_delay_ms: Option<u64>,
+    /// `group.min.session.timeout.ms` (6000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_min_session_timeout_ms: Option<i32>,
+    /// `group.max.session.timeout.ms` (1800000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_max_session_timeout_ms: Option<i32>,
+    /// `group.max.size` (unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_max_size: Option<usize>,
+    /// `offsets.topic.num.partitions` (50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets_topic_num_partitions: Option<i32>,
+}
+
+/// A topic at time 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    /// Its name.
+    pub name: String,
+    /// Its partitions (at least 1).
+    pub partitions: i32,
+    /// Records per second written by its producer, round-robin over partitions.
+    #[serde(default)]
+    pub records_per_sec: u64,
+    /// Records already in each partition at time 0.
+    #[serde(default)]
+    pub initial_records: i64,
+}
+
+/// One consumer's settings; every field but `name` is optional and falls back to
+/// `client_defaults`, then to the Java client's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    /// The name (required for a consumer, absent in `client_defaults`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// When it starts, in ms (only in `consumers`; default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<u64>,
+    /// `client.id` (default: the name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// `group.instance.id` for a static member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_instance_id: Option<String>,
+    /// `partition.assignment.strategy`, preferred first (default `["range", "cooperative-sticky"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignors: Option<Vec<Strategy>>,
+    /// `{"topics": [...]}` or `{"pattern": "..."}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription: Option<Subscription>,
+    /// `session.timeout.ms` (45000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_timeout_ms: Option<u64>,
+    /// `heartbeat.interval.ms` (3000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heartbeat_interval_ms: Option<u64>,
+    /// `max.poll.interval.ms` (300000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_poll_interval_ms: Option<u64>,
+    /// Processing time per batch (1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processing_ms: Option<u64>,
+    /// `max.poll.records` (500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_poll_records: Option<u32>,
+    /// `{"mode": "auto", "interval_ms": 5000}` (default), `{"mode": "manual", "every_batches": 1}` or
+    /// `{"mode": "never"}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<CommitMode>,
+    /// Commit in `onPartitionsRevoked` (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit_in_revoke: Option<bool>,
+    /// `metadata.max.age.ms` (300000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata_max_age_ms: Option<u64>,
+    /// `retry.backoff.ms` (100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_backoff_ms: Option<u64>,
+    /// `request.timeout.ms` (30000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout_ms: Option<u64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A timed action. `type` selects it; `at_ms` says when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ActionSpec {
+    /// Start a consumer.
+    AddConsumer {
+        /// When.
+        at_ms: u64,
+        /// Its settings (`name` required, no `start_ms`).
+        consumer: ConsumerSpec,
+    },
+    /// Kill a consumer (no LeaveGroup).
+    Kill {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+    },
+    /// Close a consumer gracefully.
+    Close {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+    },
+    /// Start a stopped consumer again as a new process.
+    Restart {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+    },
+    /// Pause heartbeats and/or polls.
+    Pause {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+        /// For how long (absent: until `resume`).
+        #[serde(default)]
+        duration_ms: Option<u64>,
+        /// Stop heartbeats (default true).
+        #[serde(default = "yes")]
+        heartbeats: bool,
+        /// Stop polls (default true).
+        #[serde(default = "yes")]
+        polls: bool,
+    },
+    /// End a pause.
+    Resume {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+    },
+    /// Change a consumer's subscription.
+    Subscribe {
+        /// When.
+        at_ms: u64,
+        /// Which.
+        consumer: String,
+        /// The new subscription.
+        subscription: Subscription,
+    },
+    /// Create a topic.
+    CreateTopic {
+        /// When.
+        at_ms: u64,
+        /// The topic.
+        topic: String,
+        /// Partitions.
+        partitions: i32,
+        /// Records per second.
+        #[serde(default)]
+        records_per_sec: u64,
+        /// Records already in each partition.
+        #[serde(default)]
+        initial_records: i64,
+    },
+    /// Grow a topic.
+    AddPartitions {
+        /// When.
+        at_ms: u64,
+        /// The topic.
+        topic: String,
+        /// The new partition count.
+        partitions: i32,
+    },
+    /// Delete a topic.
+    DeleteTopic {
+        /// When.
+        at_ms: u64,
+        /// The topic.
+        topic: String,
+    },
+    /// Change a producer's rate.
+    SetProduceRate {
+        /// When.
+        at_ms: u64,
+        /// The topic.
+        topic: String,
+        /// Records per second.
+        records_per_sec: u64,
+    },
+    /// Change the network.
+    SetNetwork {
+        /// When.
+        at_ms: u64,
+        /// The new configuration.
+        network: NetworkConfig,
+    },
+    /// The group's coordinator goes away for a while, then comes back.
+    CoordinatorFailover {
+        /// When.
+        at_ms: u64,
+        /// For how long.
+        duration_ms: u64,
+    },
+    /// A scripted member sends a raw request, e.g. `{"JoinGroup": {...every field...}}`.
+    Request {
+        /// When.
+        at_ms: u64,
+        /// The script's name (its own connection).
+        script: String,
+        /// The request.
+        request: Request,
+    },
+}
+
+impl ActionSpec {
+    /// When the action runs.
+    pub fn at_ms(&self) -> u64 {
+        match self {
+            Self::AddConsumer { at_ms, .. }
+            | Self::Kill { at_ms, .. }
+            | Self::Close { at_ms, .. }
+            | Self::Restart { at_ms, .. }
+            | Self::Pause { at_ms, .. }
+            | Self::Resume { at_ms, .. }
+            | Self::Subscribe { at_ms, .. }
+            | Self::CreateTopic { at_ms, .. }
+            | Self::AddPartitions { at_ms, .. }
+            | Self::DeleteTopic { at_ms, .. }
+            | Self::SetProduceRate { at_ms, .. }
+            | Self::SetNetwork { at_ms, .. }
+            | Self::CoordinatorFailover { at_ms, .. }
+            | Self::Request { at_ms, .. } => *at_ms,
+        }
+    }
+}
+
+/// What is wrong with a scenario, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The field, as a path (`consumers[1].session_timeout_ms`), or `""` for the whole document.
+    pub path: String,
+    /// 1-based line, if known.
+    pub line: Option<usize>,
+    /// 1-based column, if known.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.path.is_empty() {
+            write!(f, "{}", self.path)?;
+        } else {
+            f.write_str("scenario")?;
+        }
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            write!(f, " (line {l}, column {c})")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn path_string(path: &[Seg]) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+fn key(k: &str) -> Seg {
+    Seg::Key(k.into())
+}
+
+struct Problem {
+    path: Vec<Seg>,
+    message: String,
+}
+
+fn problem(path: Vec<Seg>, message: impl Into<String>) -> Problem {
+    Problem {
+        path,
+        message: message.into(),
+    }
+}
+
+impl Scenario {
+    /// Parses and validates a scenario.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| serde_error(&e))?;
+        // The version first, so that a future format gets a clear message rather than a field error.
+        match value.get("version") {
+            None => {
+                return Err(ScenarioError {
+                    path: "version".into(),
+                    line: Some(1),
+                    column: Some(1),
+                    message: format!("missing; this program reads version {SCENARIO_VERSION}"),
+                })
+            }
+            Some(v) if v.as_u64() != Some(u64::from(SCENARIO_VERSION)) => {
+                let (l, c) = locate(text, &[key("version")]);
+                return Err(ScenarioError {
+                    path: "version".into(),
+                    line: Some(l),
+                    column: Some(c),
+                    message: format!(
+                        "unsupported version {v}; this program reads version {SCENARIO_VERSION}"
+                    ),
+                });
+            }
+            _ => {}
+        }
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| serde_error(&e))?;
+        // Raw requests: Kafka's message types accept unknown fields silently; a scenario must not.
+        if let Some(actions) = value.get("actions").and_then(|a| a.as_array()) {
+            for (i, (raw, spec)) in actions.iter().zip(&scenario.actions).enumerate() {
+                if let (Some(raw_req), ActionSpec::Request { request, .. }) = (raw.get("request"), spec) {
+                    let back = serde_json::to_value(request).unwrap_or(serde_json::Value::Null);
+                    let mut path = vec![key("actions"), Seg::Index(i), key("request")];
+                    if let Some(p) = unknown_field(raw_req, &back, &mut path) {
+                        let (l, c) = locate(text, &path);
+                        return Err(ScenarioError {
+                            path: path_string(&path),
+                            line: Some(l),
+                            column: Some(c),
+                            message: format!("unknown field `{p}` in a raw request"),
+                        });
+                    }
+                }
+            }
+        }
+        scenario.validate_with(Some(text))?;
+        Ok(scenario)
+    }
+
+    /// Checks the values (the parser has checked the shape). Errors carry the path but no position.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_with(None)
+    }
+
+    fn validate_with(&self, text: Option<&str>) -> Result<(), ScenarioError> {
+        match self.problems().into_iter().next() {
+            None => Ok(()),
+            Some(p) => {
+                let (line, column) = match text {
+                    Some(t) => {
+                        let (l, c) = locate(t, &p.path);
+                        (Some(l), Some(c))
+                    }
+                    None => (None, None),
+                };
+                Err(ScenarioError {
+                    path: path_string(&p.path),
+                    line,
+                    column,
+                    message: p.message,
+                })
+            }
+        }
+    }
+
+    /// The coordinator configuration the scenario asks for.
+    pub fn coordinator_config(&self) -> CoordinatorConfig {
+        let d = CoordinatorConfig::default();
+        let s = &self.coordinator;
+        CoordinatorConfig {
+            group_initial_rebalance_delay_ms: s
+                .group_initial_rebalance_delay_ms
+                .unwrap_or(d.group_initial_rebalance_delay_ms),
+            group_min_session_timeout_ms: s
+                .group_min_session_timeout_ms
+                .unwrap_or(d.group_min_session_timeout_ms),
+            group_max_session_timeout_ms: s
+                .group_max_session_timeout_ms
+                .unwrap_or(d.group_max_session_timeout_ms),
+            group_max_size: s.group_max_size.unwrap_or(d.group_max_size),
+            offsets_topic_num_partitions: s
+                .offsets_topic_num_partitions
+                .unwrap_or(d.offsets_topic_num_partitions),
+            ..d
+        }
+    }
+
+    /// A consumer's full configuration: its spec over `client_defaults` over Kafka's defaults.
+    pub fn consumer_config(&self, spec: &ConsumerSpec) -> ConsumerConfig {
+        let d = &self.client_defaults;
+        let name = spec.name.clone().unwrap_or_default();
+        let sub = spec
+            .subscription
+            .clone()
+            .or_else(|| d.subscription.clone())
+            .unwrap_or_else(|| Subscription::Topics(Vec::new()));
+        let mut c = ConsumerConfig::new(name.clone(), self.group_id.clone(), sub);
+        macro_rules! pick {
+            ($field:ident) => {
+                if let Some(v) = spec.$field.clone().or_else(|| d.$field.clone()) {
+                    c.$field = v;
+                }
+            };
+        }
+        pick!(assignors);
+        pick!(session_timeout_ms);
+        pick!(heartbeat_interval_ms);
+        pick!(max_poll_interval_ms);
+        pick!(processing_ms);
+        pick!(max_poll_records);
+        pick!(commit);
+        pick!(commit_in_revoke);
+        pick!(metadata_max_age_ms);
+        pick!(retry_backoff_ms);
+        pick!(request_timeout_ms);
+        c.client_id = spec.client_id.clone().unwrap_or(name);
+        c.group_instance_id = spec.group_instance_id.clone();
+        c
+    }
+
+    /// Every timed action as a simulation [`Action`], in file order (consumers first).
+    pub fn timed_actions(&self) -> Vec<(SimTime, Action)> {
+        let mut out = Vec::new();
+        for spec in &self.consumers {
+            out.push((
+                SimTime(spec.start_ms.unwrap_or(0)),
+                Action::AddConsumer {
+                    config: Box::new(self.consumer_config(spec)),
+                },
+            ));
+        }
+        for a in &self.actions {
+            let at = SimTime(a.at_ms());
+            let action = match a.clone() {
+                ActionSpec::AddConsumer { consumer, .. } => Action::AddConsumer {
+                    config: Box::new(self.consumer_config(&consumer)),
+                },
+                ActionSpec::Kill { consumer, .. } => Action::Kill { consumer },
+                ActionSpec::Close { consumer, .. } => Action::Close { consumer },
+                ActionSpec::Restart { consumer, .. } => Action::Restart { consumer },
+                ActionSpec::Pause {
+                    consumer,
+                    duration_ms,
+                    heartbeats,
+                    polls,
+                    ..
+                } => Action::Pause {
+                    consumer,
+                    duration_ms,
+                    heartbeats,
+                    polls,
+                },
+                ActionSpec::Resume { consumer, .. } => Action::Resume { consumer },
+                ActionSpec::Subscribe {
+                    consumer,
+                    subscription,
+                    ..
+                } => Action::Subscribe {
+                    consumer,
+                    subscription,
+                },
+                ActionSpec::CreateTopic {
+                    topic,
+                    partitions,
+                    records_per_sec,
+                    initial_records,
+                    ..
+                } => Action::CreateTopic {
+                    topic,
+                    partitions,
+                    records_per_sec,
+                    initial_records,
+                },
+                ActionSpec::AddPartitions {
+                    topic, partitions, ..
+                } => Action::AddPartitions { topic, partitions },
+                ActionSpec::DeleteTopic { topic, .. } => Action::DeleteTopic { topic },
+                ActionSpec::SetProduceRate {
+                    topic,
+                    records_per_sec,
+                    ..
+                } => Action::SetProduceRate {
+                    topic,
+                    records_per_sec,
+                },
+                ActionSpec::SetNetwork { network, .. } => Action::SetNetwork { network },
+                ActionSpec::CoordinatorFailover { duration_ms, .. } => {
+                    Action::CoordinatorFailover { duration_ms }
+                }
+                ActionSpec::Request { script, request, .. } => Action::SendRequest { script, request },
+            };
+            out.push((at, action));
+        }
+        out
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut ps = Vec::new();
+        if self.version != SCENARIO_VERSION {
+            ps.push(problem(
+                vec![key("version")],
+                format!("unsupported version {}", self.version),
+            ));
+        }
+        if self.group_id.is_empty() {
+            ps.push(problem(vec![key("group_id")], "must not be empty"));
+        }
+        if self.end_ms == 0 {
+            ps.push(problem(vec![key("end_ms")], "must be positive"));
+        }
+        let cc = self.coordinator_config();
+        if cc.offsets_topic_num_partitions < 1 {
+            ps.push(problem(
+                vec![key("coordinator"), key("offsets_topic_num_partitions")],
+                "must be at least 1",
+            ));
+        }
+        if cc.group_min_session_timeout_ms > cc.group_max_session_timeout_ms {
+            ps.push(problem(
+                vec![key("coordinator"), key("group_min_session_timeout_ms")],
+                "is above group_max_session_timeout_ms",
+            ));
+        }
+        for (name, p) in [
+            ("drop_probability", self.network.drop_probability),
+            ("delay_probability", self.network.delay_probability),
+        ] {
+            if !(0.0..=1.0).contains(&p) {
+                ps.push(problem(
+                    vec![key("network"), key(name)],
+                    format!("{p} is not a probability between 0 and 1"),
+                ));
+            }
+        }
+        for forbidden in ["name", "start_ms", "client_id", "group_instance_id"] {
+            let set = match forbidden {
+                "name" => self.client_defaults.name.is_some(),
+                "start_ms" => self.client_defaults.start_ms.is_some(),
+                "client_id" => self.client_defaults.client_id.is_some(),
+                _ => self.client_defaults.group_instance_id.is_some(),
+            };
+            if set {
+                ps.push(problem(
+                    vec![key("client_defaults"), key(forbidden)],
+                    "belongs to a single consumer, not to client_defaults",
+                ));
+            }
+        }
+
+        // Topics, in time order, to check actions that refer to them.
+        let mut topic_names: BTreeSet<String> = BTreeSet::new();
+        let mut ever_topics: BTreeSet<String> = BTreeSet::new();
+        for (i, t) in self.topics.iter().enumerate() {
+            let at = vec![key("topics"), Seg::Index(i)];
+            if t.name.is_empty() {
+                ps.push(problem(
+                    [at.clone(), vec![key("name")]].concat(),
+                    "must not be empty",
+                ));
+            }
+            if t.partitions < 1 {
+                ps.push(problem(
+                    [at.clone(), vec![key("partitions")]].concat(),
+                    format!(
+                        "topic `{}` needs at least 1 partition, not {}",
+                        t.name, t.partitions
+                    ),
+                ));
+            }
+            if !topic_names.insert(t.name.clone()) {
+                ps.push(problem(
+                    [at, vec![key("name")]].concat(),
+                    format!("duplicate topic `{}`", t.name),
+                ));
+            }
+            ever_topics.insert(t.name.clone());
+        }
+        for a in &self.actions {
+            if let ActionSpec::CreateTopic { topic, .. } = a {
+                ever_topics.insert(topic.clone());
+            }
+        }
+
+        // Consumers.
+        let mut names: BTreeSet<String> = BTreeSet::new();
+        for (i, c) in self.consumers.iter().enumerate() {
+            let at = vec![key("consumers"), Seg::Index(i)];
+            self.check_consumer(c, &at, &ever_topics, &mut names, &mut ps);
+            if let Some(s) = c.start_ms {
+                if s > self.end_ms {
+                    ps.push(problem(
+                        [at, vec![key("start_ms")]].concat(),
+                        format!("{s} ms is after end_ms {} ms", self.end_ms),
+                    ));
+                }
+            }
+        }
+
+        // Actions, in time order (stable for equal times, as the simulation runs them).
+        let mut order: Vec<usize> = (0..self.actions.len()).collect();
+        order.sort_by_key(|&i| self.actions[i].at_ms());
+        let mut partitions: BTreeMap<String, i32> = self
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.partitions))
+            .collect();
+        let mut known: BTreeSet<String> = names.clone();
+        // Consumers added by actions count as known for every action (the check below is in time order).
+        for i in order {
+            let a = &self.actions[i];
+            let at = vec![key("actions"), Seg::Index(i)];
+            if a.at_ms() > self.end_ms {
+                ps.push(problem(
+                    [at.clone(), vec![key("at_ms")]].concat(),
+                    format!("{} ms is after end_ms {} ms", a.at_ms(), self.end_ms),
+                ));
+            }
+            let need_consumer = |name: &str, ps: &mut Vec<Problem>| {
+                if !known.contains(name) {
+                    ps.push(problem(
+                        [at.clone(), vec![key("consumer")]].concat(),
+                        format!("no consumer named `{name}` exists at this time"),
+                    ));
+                }
+            };
+            match a {
+                ActionSpec::AddConsumer { consumer, .. } => {
+                    let cat = [at.clone(), vec![key("consumer")]].concat();
+                    if consumer.start_ms.is_some() {
+                        ps.push(problem(
+                            [cat.clone(), vec![key("start_ms")]].concat(),
+                            "an added consumer starts at the action's at_ms",
+                        ));
+                    }
+                    self.check_consumer(consumer, &cat, &ever_topics, &mut names, &mut ps);
+                    if let Some(n) = &consumer.name {
+                        known.insert(n.clone());
+                    }
+                }
+                ActionSpec::Kill { consumer, .. }
+                | ActionSpec::Close { consumer, .. }
+                | ActionSpec::Restart { consumer, .. }
+                | ActionSpec::Pause { consumer, .. }
+                | ActionSpec::Resume { consumer, .. } => need_consumer(consumer, &mut ps),
+                ActionSpec::Subscribe { consumer, subscription, .. } => {
+                    need_consumer(consumer, &mut ps);
+                    check_subscription(
+                        subscription,
+                        &[at.clone(), vec![key("subscription")]].concat(),
+                        &ever_topics,
+                        &mut ps,
+                    );
+                }
+                ActionSpec::CreateTopic { topic, partitions: n, .. } => {
+                    if *n < 1 {
+                        ps.push(problem(
+                            [at.clone(), vec![key("partitions")]].concat(),
+                            format!("topic `{topic}` needs at least 1 partition, not {n}"),
+                        ));
+                    }
+                    if partitions.contains_key(topic) {
+                        ps.push(problem(
+                            [at.clone(), vec![key("topic")]].concat(),
+                            format!("topic `{topic}` already exists at this time"),
+                        ));
+                    }
+                    partitions.insert(topic.clone(), *n);
+                }
+                ActionSpec::AddPartitions { topic, partitions: n, .. } => match partitions.get(topic).copied() {
+                    None => ps.push(problem(
+                        [at.clone(), vec![key("topic")]].concat(),
+                        format!("no topic named `{topic}` exists at this time"),
+                    )),
+                    Some(cur) if *n <= cur => ps.push(problem(
+                        [at.clone(), vec![key("partitions")]].concat(),
+                        format!("topic `{topic}` has {cur} partitions; Kafka can only add partitions, so {n} is impossible"),
+                    )),
+                    Some(_) => {
+                        partitions.insert(topic.clone(), *n);
+                    }
+                },
+                ActionSpec::DeleteTopic { topic, .. } => {
+                    if partitions.remove(topic).is_none() {
+                        ps.push(problem(
+                            [at.clone(), vec![key("topic")]].concat(),
+                            format!("no topic named `{topic}` exists at this time"),
+                        ));
+                    }
+                }
+                ActionSpec::SetProduceRate { topic, .. } => {
+                    if !partitions.contains_key(topic) {
+                        ps.push(problem(
+                            [at.clone(), vec![key("topic")]].concat(),
+                            format!("no topic named `{topic}` exists at this time"),
+                        ));
+                    }
+                }
+                ActionSpec::SetNetwork { network, .. } => {
+                    for (name, p) in [
+                        ("drop_probability", network.drop_probability),
+                        ("delay_probability", network.delay_probability),
+                    ] {
+                        if !(0.0..=1.0).contains(&p) {
+                            ps.push(problem(
+                                [at.clone(), vec![key("network"), key(name)]].concat(),
+                                format!("{p} is not a probability between 0 and 1"),
+                            ));
+                        }
+                    }
+                }
+                ActionSpec::CoordinatorFailover { duration_ms, .. } => {
+                    if *duration_ms == 0 {
+                        ps.push(problem([at.clone(), vec![key("duration_ms")]].concat(), "must be positive"));
+                    }
+                }
+                ActionSpec::Request { script, .. } => {
+                    if script.is_empty() {
+                        ps.push(problem([at.clone(), vec![key("script")]].concat(), "must not be empty"));
+                    }
+                }
+            }
+        }
+        ps
+    }
+
+    fn check_consumer(
+        &self,
+        c: &ConsumerSpec,
+        at: &[Seg],
+        topics: &BTreeSet<String>,
+        names: &mut BTreeSet<String>,
+        ps: &mut Vec<Problem>,
+    ) {
+        let field = |f: &str| [at.to_vec(), vec![key(f)]].concat();
+        let Some(name) = &c.name else {
+            ps.push(problem(at.to_vec(), "a consumer needs a `name`"));
+            return;
+        };
+        if name.is_empty() {
+            ps.push(problem(field("name"), "must not be empty"));
+        }
+        if !names.insert(name.clone()) {
+            ps.push(problem(
+                field("name"),
+                format!("duplicate consumer name `{name}`"),
+            ));
+        }
+        let cfg = self.consumer_config(c);
+        let cc = self.coordinator_config();
+        // The field to blame: the consumer's own if it set one, else client_defaults'.
+        let blame = |f: &str, own: bool| {
+            if own {
+                field(f)
+            } else {
+                vec![key("client_defaults"), key(f)]
+            }
+        };
+        if cfg.heartbeat_interval_ms >= cfg.session_timeout_ms {
+            ps.push(problem(
+                blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
+                format!(
+                    "heartbeat.interval.ms {} must be below session.timeout.ms {} (Kafka rejects it)",
+                    cfg.heartbeat_interval_ms, cfg.session_timeout_ms
+                ),
+            ));
+        }
+        if cfg.heartbeat_interval_ms == 0 {
+            ps.push(problem(
+                blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
+                "must be positive",
+            ));
+        }
+        let st = cfg.session_timeout_ms;
+        if st < cc.group_min_session_timeout_ms.max(0) as u64
+            || st > cc.group_max_session_timeout_ms.max(0) as u64
+        {
+            ps.push(problem(
+                blame("session_timeout_ms", c.session_timeout_ms.is_some()),
+                format!(
+                    "session.timeout.ms {st} is outside the coordinator's [group.min.session.timeout.ms {}, \
+                     group.max.session.timeout.ms {}] (JoinGroup would fail with INVALID_SESSION_TIMEOUT)",
+                    cc.group_min_session_timeout_ms, cc.group_max_session_timeout_ms
+                ),
+            ));
+        }
+        if cfg.processing_ms == 0 {
+            ps.push(problem(
+                blame("processing_ms", c.processing_ms.is_some()),
+                "must be positive",
+            ));
+        }
+        if cfg.max_poll_interval_ms == 0 {
+            ps.push(problem(
+                blame("max_poll_interval_ms", c.max_poll_interval_ms.is_some()),
+                "must be positive",
+            ));
+        }
+        if cfg.max_poll_records == 0 {
+            ps.push(problem(
+                blame("max_poll_records", c.max_poll_records.is_some()),
+                "must be positive",
+            ));
+        }
+        if cfg.assignors.is_empty() {
+            ps.push(problem(
+                blame("assignors", c.assignors.is_some()),
+                "needs at least one assignor",
+            ));
+        }
+        match cfg.commit {
+            CommitMode::Auto { interval_ms: 0 } => ps.push(problem(
+                blame("commit", c.commit.is_some()),
+                "interval_ms must be positive",
+            )),
+            CommitMode::Manual { every_batches: 0 } => ps.push(problem(
+                blame("commit", c.commit.is_some()),
+                "every_batches must be at least 1",
+            )),
+            _ => {}
+        }
+        if c.subscription.is_none() && self.client_defaults.subscription.is_none() {
+            ps.push(problem(
+                field("subscription"),
+                "a consumer must subscribe to something",
+            ));
+        } else {
+            let sub_path = if c.subscription.is_some() {
+                field("subscription")
+            } else {
+                vec![key("client_defaults"), key("subscription")]
+            };
+            check_subscription(&cfg.subscription, &sub_path, topics, ps);
+        }
+        if let Some(i) = &c.group_instance_id {
+            if i.is_empty() {
+                ps.push(problem(
+                    field("group_instance_id"),
+                    "must not be empty (omit it for a dynamic member)",
+                ));
+            }
+        }
+    }
+}
+
+fn check_subscription(s: &Subscription, at: &[Seg], topics: &BTreeSet<String>, ps: &mut Vec<Problem>) {
+    match s {
+        Subscription::Topics(ts) => {
+            if ts.is_empty() {
+                ps.push(problem(at.to_vec(), "subscribes to no topic"));
+            }
+            for (i, t) in ts.iter().enumerate() {
+                if !topics.contains(t) {
+                    ps.push(problem(
+                        [at.to_vec(), vec![key("topics"), Seg::Index(i)]].concat(),
+                        format!("topic `{t}` does not exist and no create_topic action creates it"),
+                    ));
+                }
+            }
+        }
+        Subscription::Pattern(p) => {
+            if let Err(e) = Pattern::new(p) {
+                ps.push(problem(
+                    [at.to_vec(), vec![key("pattern")]].concat(),
+                    format!("bad pattern: {e}"),
+                ));
+            }
+        }
+    }
+}
+
+fn serde_error(e: &serde_json::Error) -> ScenarioError {
+    ScenarioError {
+        path: String::new(),
+        line: Some(e.line()),
+        column: Some(e.column()),
+        message: match e.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                format!("invalid JSON: {e}")
+            }
+            _ => strip_position(&e.to_string()),
+        },
+    }
+}
+
+/// serde_json appends " at line L column C"; the error prints its own position.
+fn strip_position(s: &str) -> String {
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_owned(),
+        None => s.to_owned(),
+    }
+}
+
+/// The first key of `raw` (recursively) that does not survive a round trip through the typed
+/// value `back`; `path` is extended to point at it.
+fn unknown_field(raw: &serde_json::Value, back: &serde_json::Value, path: &mut Vec<Seg>) -> Option<String> {
+    use serde_json::Value;
+    match (raw, back) {
+        (Value::Object(r), Value::Object(b)) => {
+            for (k, v) in r {
+                match b.get(k) {
+                    None => {
+                        path.push(Seg::Key(k.clone()));
+                        return Some(k.clone());
+                    }
+                    Some(bv) => {
+                        path.push(Seg::Key(k.clone()));
+                        if let Some(u) = unknown_field(v, bv, path) {
+                            return Some(u);
+                        }
+                        path.pop();
+                    }
+                }
+            }
+            None
+        }
+        (Value::Array(r), Value::Array(b)) => {
+            for (i, (rv, bv)) in r.iter().zip(b).enumerate() {
+                path.push(Seg::Index(i));
+                if let Some(u) = unknown_field(rv, bv, path) {
+                    return Some(u);
+                }
+                path.pop();
+            }
+            None
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,323 @@
+//! The simulation's unified event log: coordinator, client, network and world events in one
+//! sequence-numbered stream. Every event serialises to JSON and renders one English line.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::client::ClientEvent;
+use crate::coordinator::timers::TimerKind;
+use crate::event::EventKind;
+use crate::network::{Endpoint, Fault, Message, NetworkConfig, Payload};
+use crate::protocol::{ErrorCode, NodeId, Request, Response};
+use crate::time::SimTime;
+use crate::topic::Subscription;
+
+/// One entry of the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimEvent {
+    /// Position in the log, from 1.
+    pub seq: u64,
+    /// When it happened.
+    pub at: SimTime,
+    /// What happened, and where.
+    #[serde(flatten)]
+    pub kind: SimEventKind,
+}
+
+/// Where an event comes from, and what it says.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum SimEventKind {
+    /// A broker's group coordinator.
+    Coordinator {
+        /// The broker.
+        node: NodeId,
+        /// The coordinator's event.
+        event: EventKind,
+    },
+    /// A consumer.
+    Client {
+        /// The consumer's name.
+        consumer: String,
+        /// The consumer's event.
+        event: ClientEvent,
+    },
+    /// The network.
+    Network {
+        /// The network event.
+        event: NetworkEvent,
+    },
+    /// The world: actions, topics, producers.
+    World {
+        /// The world event.
+        event: WorldEvent,
+    },
+}
+
+/// Something that happened on the network.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NetworkEvent {
+    /// A message was sent (it carries every field, and when it will arrive).
+    Sent {
+        /// The message.
+        message: Box<Message>,
+    },
+    /// A message arrived.
+    Delivered {
+        /// The message id.
+        id: u64,
+        /// The sender.
+        from: Endpoint,
+        /// The receiver.
+        to: Endpoint,
+        /// The API.
+        api: String,
+        /// Whether it is a request.
+        request: bool,
+        /// Its correlation id.
+        correlation_id: i32,
+    },
+    /// A message was lost (a drop fault).
+    Lost {
+        /// The message id.
+        id: u64,
+        /// The sender.
+        from: Endpoint,
+        /// The receiver.
+        to: Endpoint,
+        /// The API.
+        api: String,
+        /// Its correlation id.
+        correlation_id: i32,
+    },
+    /// A message arrived at a consumer that no longer listens on that connection.
+    Undeliverable {
+        /// The message id.
+        id: u64,
+        /// The receiver.
+        to: Endpoint,
+        /// The API.
+        api: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Something that happened in the world outside the protocol.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorldEvent {
+    /// A consumer process was started.
+    ConsumerStarted {
+        /// Its name.
+        name: String,
+        /// A summary of its settings.
+        settings: String,
+    },
+    /// A topic was created.
+    TopicCreated {
+        /// The topic.
+        topic: String,
+        /// Its partitions.
+        partitions: i32,
+        /// Records per second.
+        records_per_sec: u64,
+    },
+    /// A topic was deleted.
+    TopicDeleted {
+        /// The topic.
+        topic: String,
+    },
+    /// Partitions were added to a topic.
+    PartitionsAdded {
+        /// The topic.
+        topic: String,
+        /// The partition count before.
+        from: i32,
+        /// The partition count now.
+        to: i32,
+    },
+    /// A producer's rate changed.
+    ProduceRateChanged {
+        /// The topic.
+        topic: String,
+        /// Records per second now.
+        records_per_sec: u64,
+    },
+    /// A consumer's subscription was changed by the user.
+    SubscriptionSet {
+        /// The consumer.
+        consumer: String,
+        /// The new subscription.
+        subscription: Subscription,
+    },
+    /// The network's behaviour changed.
+    NetworkChanged {
+        /// The new configuration.
+        network: NetworkConfig,
+    },
+    /// The group's `__consumer_offsets` partition lost its leader (coordinator failover starts).
+    CoordinatorUnloaded {
+        /// The broker.
+        node: NodeId,
+        /// The partition.
+        partition: i32,
+    },
+    /// The group's `__consumer_offsets` partition was loaded again.
+    CoordinatorLoaded {
+        /// The broker.
+        node: NodeId,
+        /// The partition.
+        partition: i32,
+    },
+    /// A scripted member sent a raw request.
+    ScriptedRequest {
+        /// The script's name.
+        script: String,
+        /// The request.
+        request: Request,
+    },
+    /// An action could not be applied.
+    ActionRejected {
+        /// Why.
+        reason: String,
+    },
+    /// The simulation reached its end time.
+    End,
+}
+
+impl SimEvent {
+    /// Whether the event is routine detail that the readable trace leaves out: heartbeats and
+    /// their answers, message arrivals, timer bookkeeping, log appends, requests and responses as
+    /// the coordinator sees them (the network's `Sent` lines already show them in full).
+    pub fn is_detail(&self) -> bool {
+        match &self.kind {
+            SimEventKind::Coordinator { event, .. } => match event {
+                EventKind::RequestReceived { .. }
+                | EventKind::ResponseSent { .. }
+                | EventKind::TimerSet { .. }
+                | EventKind::TimerCancelled { .. }
+                | EventKind::RecordAppended { .. } => true,
+                EventKind::TimerFired { kind, .. } => matches!(kind, TimerKind::OffsetExpirationCheck),
+                _ => false,
+            },
+            SimEventKind::Client { event, .. } => event.is_detail(),
+            SimEventKind::Network { event } => match event {
+                NetworkEvent::Sent { message } => match &message.payload {
+                    Payload::Request(Request::Heartbeat(_)) => true,
+                    Payload::Response(Response::Heartbeat(r)) => r.error_code == ErrorCode::None,
+                    _ => false,
+                },
+                NetworkEvent::Delivered { .. } => true,
+                NetworkEvent::Lost { .. } | NetworkEvent::Undeliverable { .. } => false,
+            },
+            SimEventKind::World { .. } => false,
+        }
+    }
+
+    /// The English line without the time prefix.
+    pub fn line(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+impl fmt::Display for SimEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.at, self.kind)
+    }
+}
+
+impl fmt::Display for SimEventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Coordinator { node, event } => write!(f, "[{node}] {event}"),
+            Self::Client { consumer, event } => write!(f, "[{consumer}] {event}"),
+            Self::Network { event } => write!(f, "[net] {event}"),
+            Self::World { event } => write!(f, "[world] {event}"),
+        }
+    }
+}
+
+impl fmt::Display for NetworkEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sent { message: m } => {
+                write!(f, "{} -> {} #{} ", m.from, m.to, m.correlation_id)?;
+                match &m.payload {
+                    Payload::Request(r) => write!(f, "{r}")?,
+                    Payload::Response(r) => write!(f, "{r}")?,
+                }
+                match m.fault {
+                    Some(Fault::Dropped) => f.write_str(" (WILL BE LOST)"),
+                    Some(Fault::Delayed { extra_ms }) => {
+                        write!(f, " (delayed by {extra_ms} ms; arrives {})", m.deliver_at)
+                    }
+                    None => Ok(()),
+                }
+            }
+            Self::Delivered {
+                id,
+                from,
+                to,
+                api,
+                request,
+                correlation_id,
+            } => write!(
+                f,
+                "message {id} arrived: {from} -> {to} #{correlation_id} {api} {}",
+                if *request { "request" } else { "response" }
+            ),
+            Self::Lost {
+                id,
+                from,
+                to,
+                api,
+                correlation_id,
+            } => {
+                write!(f, "message {id} LOST: {from} -> {to} #{correlation_id} {api}")
+            }
+            Self::Undeliverable { id, to, api, reason } => {
+                write!(f, "message {id} ({api}) for {to} not delivered: {reason}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for WorldEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ConsumerStarted { name, settings } => write!(f, "consumer {name} started ({settings})"),
+            Self::TopicCreated { topic, partitions, records_per_sec } => write!(
+                f,
+                "topic {topic} created with {partitions} partition(s), {records_per_sec} record(s)/s"
+            ),
+            Self::TopicDeleted { topic } => write!(f, "topic {topic} deleted"),
+            Self::PartitionsAdded { topic, from, to } => {
+                write!(f, "topic {topic} grown from {from} to {to} partitions")
+            }
+            Self::ProduceRateChanged { topic, records_per_sec } => {
+                write!(f, "producer of {topic} now writes {records_per_sec} record(s)/s")
+            }
+            Self::SubscriptionSet { consumer, subscription } => {
+                write!(f, "{consumer} calls subscribe({subscription})")
+            }
+            Self::NetworkChanged { network: n } => write!(
+                f,
+                "network now: latency {} ms + jitter up to {} ms, drop probability {}, delay probability {} (+{} ms)",
+                n.latency_ms, n.jitter_ms, n.drop_probability, n.delay_probability, n.delay_ms
+            ),
+            Self::CoordinatorUnloaded { node, partition } => write!(
+                f,
+                "{node} loses leadership of __consumer_offsets-{partition}: the group's coordinator is gone"
+            ),
+            Self::CoordinatorLoaded { node, partition } => {
+                write!(f, "{node} leads __consumer_offsets-{partition} again and reloads it")
+            }
+            Self::ScriptedRequest { script, request } => write!(f, "script {script} sends {}", request.api_name()),
+            Self::ActionRejected { reason } => write!(f, "action rejected: {reason}"),
+            Self::End => f.write_str("end of the scenario"),
+        }
+    }
+}
