@@ -722,12 +722,21 @@ impl Consumer {
             if !self.lifecycle.is_running() || self.is_frozen() {
                 return;
             }
-            let before = (self.outbox.len(), self.events.len(), self.app.clone(), self.state);
+            let before = (self.outbox.len(), self.events.len(), self.app_key(), self.state);
             self.heartbeat_thread(now);
             self.application_thread(now, topics);
-            if before == (self.outbox.len(), self.events.len(), self.app.clone(), self.state) {
+            if before == (self.outbox.len(), self.events.len(), self.app_key(), self.state) {
                 return;
             }
+        }
+    }
+
+    /// A cheap fingerprint of the application thread's state (for the fixed-point check).
+    fn app_key(&self) -> (u8, SimTime) {
+        match &self.app {
+            App::InPoll => (0, SimTime::ZERO),
+            App::Processing(p) => (1, p.until),
+            App::Stopped => (2, SimTime::ZERO),
         }
     }
 
@@ -826,8 +835,10 @@ impl Consumer {
             if now < p.until {
                 return;
             }
-            let batch = p.records.clone();
-            self.finish_batch(now, batch);
+            let App::Processing(p) = std::mem::replace(&mut self.app, App::InPoll) else {
+                return;
+            };
+            self.finish_batch(now, p.records);
             self.enter_poll(now);
         }
         if self.app == App::InPoll {
@@ -1023,11 +1034,13 @@ impl Consumer {
     /// Kafka: `ConsumerCoordinator.onJoinPrepare` (§8.2 step 1, §8.3 step 1, §8.4).
     fn on_join_prepare(&mut self, now: SimTime) {
         let lost = !self.generation_valid();
+        // Both protocols auto-commit first (Kafka: `maybeAutoCommitOffsetsSync` at the top of
+        // `onJoinPrepare`).
+        if matches!(self.cfg.commit, CommitMode::Auto { .. }) && !lost {
+            self.commit(now, CommitReason::AutoCommitBeforeRebalance);
+        }
         match self.protocol {
             RebalanceProtocol::Eager => {
-                if matches!(self.cfg.commit, CommitMode::Auto { .. }) && !lost {
-                    self.commit(now, CommitReason::AutoCommitBeforeRebalance);
-                }
                 if self.owned.is_empty() {
                     return;
                 }

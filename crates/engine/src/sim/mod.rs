@@ -25,7 +25,7 @@
 mod log;
 mod view;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -257,6 +257,11 @@ pub struct Simulation {
     next_seq: u64,
     processed: BTreeMap<TopicPartition, RangeSet>,
     ended: bool,
+    /// Each consumer's next timer, indexed by time (so an instant only visits due consumers).
+    consumer_deadlines: BTreeSet<(SimTime, usize)>,
+    consumer_deadline: Vec<Option<SimTime>>,
+    /// Which consumer listens on each connection (the current one of each consumer only).
+    connection_owner: BTreeMap<ConnectionId, usize>,
 }
 
 /// The most passes over one instant before the simulation moves on (a guard against a livelock
@@ -320,6 +325,9 @@ impl Simulation {
             next_seq: 1,
             processed: BTreeMap::new(),
             ended: false,
+            consumer_deadlines: BTreeSet::new(),
+            consumer_deadline: Vec::new(),
+            connection_owner: BTreeMap::new(),
         };
         sim.pump_broker(0);
         sim
@@ -365,10 +373,8 @@ impl Simulation {
                 consider(d);
             }
         }
-        for c in &self.consumers {
-            if let Some(d) = c.consumer.poll_timeout() {
-                consider(d);
-            }
+        if let Some((d, _)) = self.consumer_deadlines.first() {
+            consider(*d);
         }
         t
     }
@@ -474,15 +480,18 @@ impl Simulation {
                     self.pump_broker(i);
                 }
             }
-            for i in 0..self.consumers.len() {
-                if self.consumers[i].consumer.poll_timeout().is_some_and(|d| d <= t) {
-                    let before = self.consumers[i].consumer.poll_timeout();
-                    self.consumers[i].consumer.handle_timeout(t, &self.topics);
-                    self.pump_consumer(i);
-                    // A timer that stays due after firing is spurious; do not spin on it.
-                    if self.consumers[i].consumer.poll_timeout() != before {
-                        progressed = true;
-                    }
+            let due: Vec<usize> = self
+                .consumer_deadlines
+                .range(..=(t, usize::MAX))
+                .map(|(_, i)| *i)
+                .collect();
+            for i in due {
+                let before = self.consumer_deadline[i];
+                self.consumers[i].consumer.handle_timeout(t, &self.topics);
+                self.pump_consumer(i);
+                // A timer that stays due after firing is spurious; do not spin on it.
+                if self.consumer_deadline[i] != before {
+                    progressed = true;
                 }
             }
             if !progressed {
@@ -600,6 +609,7 @@ impl Simulation {
                     connection,
                     duplicates: 0,
                 });
+                self.connection_owner.insert(connection, self.consumers.len() - 1);
                 self.pump_consumer(self.consumers.len() - 1);
             }
             Action::Kill { consumer } => self.with_consumer(&consumer, |c, _| c.kill()),
@@ -619,7 +629,9 @@ impl Simulation {
                 let mut c = Consumer::new(config);
                 c.start(now, &self.topics);
                 self.consumers[i].consumer = c;
+                self.connection_owner.remove(&self.consumers[i].connection);
                 self.consumers[i].connection = connection;
+                self.connection_owner.insert(connection, i);
                 self.pump_consumer(i);
             }
             Action::Pause {
@@ -818,18 +830,39 @@ impl Simulation {
         }
     }
 
+    fn refresh_deadline(&mut self, i: usize) {
+        if self.consumer_deadline.len() <= i {
+            self.consumer_deadline.resize(i + 1, None);
+        }
+        let new = self.consumers[i].consumer.poll_timeout();
+        let old = self.consumer_deadline[i];
+        if old != new {
+            if let Some(o) = old {
+                self.consumer_deadlines.remove(&(o, i));
+            }
+            if let Some(n) = new {
+                self.consumer_deadlines.insert((n, i));
+            }
+            self.consumer_deadline[i] = new;
+        }
+    }
+
     fn pump_consumer(&mut self, i: usize) {
         let name = self.consumers[i].consumer.name().to_owned();
         while let Some(mut ev) = self.consumers[i].consumer.poll_event() {
             if let ClientEvent::BatchProcessed { records, duplicates } = &mut ev {
                 for r in records.iter() {
-                    *duplicates += self
-                        .processed
-                        .entry(r.partition.clone())
-                        .or_default()
-                        .insert(r.from, r.to);
+                    let set = match self.processed.get_mut(&r.partition) {
+                        Some(set) => set,
+                        None => self.processed.entry(r.partition.clone()).or_default(),
+                    };
+                    *duplicates += set.insert(r.from, r.to);
                 }
                 self.consumers[i].duplicates += *duplicates;
+            }
+            if self.log_level == LogLevel::Off {
+                self.next_seq += 1;
+                continue;
             }
             self.emit(SimEventKind::Client {
                 consumer: name.clone(),
@@ -855,6 +888,7 @@ impl Simulation {
                 Payload::Request(request),
             );
         }
+        self.refresh_deadline(i);
     }
 
     fn deliver(&mut self, msg: Message) {
@@ -892,11 +926,8 @@ impl Simulation {
                     .handle_request(self.now, msg.connection, msg.correlation_id, req);
                 self.pump_broker(i);
             }
-            (Endpoint::Consumer(name), Payload::Response(resp)) => {
-                let Some(i) = self.consumer_index(name) else {
-                    return;
-                };
-                if self.consumers[i].connection != msg.connection {
+            (Endpoint::Consumer(_), Payload::Response(resp)) => {
+                let Some(&i) = self.connection_owner.get(&msg.connection) else {
                     self.emit(SimEventKind::Network {
                         event: NetworkEvent::Undeliverable {
                             id: msg.id,
@@ -906,7 +937,7 @@ impl Simulation {
                         },
                     });
                     return;
-                }
+                };
                 if !self.consumers[i].consumer.lifecycle().is_running() {
                     self.emit(SimEventKind::Network {
                         event: NetworkEvent::Undeliverable {
