@@ -171,6 +171,8 @@ pub struct Consumer {
 
     // ------------------------------------------------------------------------------- partitions
     owned: BTreeSet<TopicPartition>,
+    /// The generation whose assignment `owned` comes from (-1 before the first).
+    assignment_generation: i32,
     /// Fetch positions of owned partitions; a partition without one needs OffsetFetch.
     positions: BTreeMap<TopicPartition, i64>,
     /// The offset after the last *processed* record, per owned partition: what commits send.
@@ -226,6 +228,7 @@ impl Consumer {
             joined_subscription: Vec::new(),
             pending_assignment: None,
             owned: BTreeSet::new(),
+            assignment_generation: NO_GENERATION,
             positions: BTreeMap::new(),
             processed: BTreeMap::new(),
             last_commit_sent: BTreeMap::new(),
@@ -508,6 +511,13 @@ impl Consumer {
     /// The partitions it owns.
     pub fn owned(&self) -> &BTreeSet<TopicPartition> {
         &self.owned
+    }
+
+    /// The generation whose assignment the owned partitions come from (-1 before the first). It
+    /// lags [`Consumer::generation`] between a JoinGroup response and the next `poll()`, during
+    /// which a cooperative member keeps consuming what it owned.
+    pub fn assignment_generation(&self) -> i32 {
+        self.assignment_generation
     }
 
     /// Its fetch position per owned partition (missing until OffsetFetch answered).
@@ -825,6 +835,9 @@ impl Consumer {
         });
         self.set_state(MemberState::Unjoined);
         self.rejoin_needed = true;
+        // The next join must run onJoinPrepare again, which now reports the owned partitions lost
+        // (§8.4): they may already belong to someone else.
+        self.join_prepared = false;
     }
 
     fn application_thread(&mut self, now: SimTime, topics: &Topics) {
@@ -1360,6 +1373,7 @@ impl Consumer {
     /// Kafka: `ConsumerCoordinator.onJoinComplete` (§8.2 step 3, §8.3 step 4).
     fn on_join_complete(&mut self, now: SimTime, assigned: BTreeSet<TopicPartition>) {
         self.join_prepared = false;
+        self.assignment_generation = self.generation;
         let revoked: Vec<TopicPartition> = self.owned.difference(&assigned).cloned().collect();
         let added: Vec<TopicPartition> = assigned.difference(&self.owned).cloned().collect();
         if !revoked.is_empty() {

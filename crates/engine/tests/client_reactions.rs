@@ -1,0 +1,581 @@
+//! The consumer's reactions to every response of the classic protocol (reference §8.1, Kafka's
+//! `AbstractCoordinator` / `ConsumerCoordinator`), driven sans-IO: the test plays the broker.
+
+use rebalance_engine::client::{ClientOutput, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
+use rebalance_engine::protocol::*;
+use rebalance_engine::{ClientEvent, SimDuration, SimTime, Subscription, Topics};
+
+struct Rig {
+    c: Consumer,
+    topics: Topics,
+    now: SimTime,
+    sent: Vec<(i32, Request)>,
+    events: Vec<ClientEvent>,
+}
+
+fn config(name: &str) -> ConsumerConfig {
+    let mut c = ConsumerConfig::new(name, "g", Subscription::Topics(vec!["t".into()]));
+    c.assignors = vec![rebalance_engine::assignor::Strategy::Range];
+    c.processing_ms = 10_000;
+    c.commit = CommitMode::Manual { every_batches: 1 };
+    c
+}
+
+impl Rig {
+    fn new(cfg: ConsumerConfig) -> Self {
+        let mut topics = Topics::new();
+        topics.create("t", 3, 3, 10, SimTime::ZERO);
+        let mut r = Self {
+            c: Consumer::new(cfg),
+            topics,
+            now: SimTime::ZERO,
+            sent: Vec::new(),
+            events: Vec::new(),
+        };
+        r.c.start(r.now, &r.topics);
+        r.drain();
+        r
+    }
+
+    fn drain(&mut self) {
+        while let Some(ClientOutput::Send {
+            correlation_id,
+            request,
+            ..
+        }) = self.c.poll_output()
+        {
+            self.sent.push((correlation_id, request));
+        }
+        while let Some(e) = self.c.poll_event() {
+            self.events.push(e);
+        }
+    }
+
+    /// The latest request of `api` sent and not yet answered by the test.
+    fn take(&mut self, api: &str) -> (i32, Request) {
+        let i = self
+            .sent
+            .iter()
+            .rposition(|(_, r)| r.api_name() == api)
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {api} sent; sent {:?}",
+                    self.sent.iter().map(|(_, r)| r.api_name()).collect::<Vec<_>>()
+                )
+            });
+        self.sent.remove(i)
+    }
+
+    fn has_sent(&self, api: &str) -> bool {
+        self.sent.iter().any(|(_, r)| r.api_name() == api)
+    }
+
+    fn respond(&mut self, corr: i32, resp: Response) {
+        self.c.handle_response(self.now, corr, resp, &self.topics);
+        self.drain();
+    }
+
+    fn advance(&mut self, ms: u64) {
+        let target = self.now + SimDuration::from_millis(ms);
+        while let Some(t) = self.c.poll_timeout() {
+            if t > target {
+                break;
+            }
+            self.now = self.now.max(t);
+            self.c.handle_timeout(self.now, &self.topics);
+            self.drain();
+        }
+        self.now = target;
+    }
+
+    fn join_ok(&mut self, generation: i32, member: &str, leader: &str) {
+        let (corr, req) = self.take("JoinGroup");
+        let Request::JoinGroup(j) = req else {
+            unreachable!()
+        };
+        let members = if leader == member {
+            vec![JoinGroupResponseMember {
+                member_id: member.into(),
+                group_instance_id: j.group_instance_id.clone(),
+                metadata: j.protocols[0].metadata.clone(),
+            }]
+        } else {
+            Vec::new()
+        };
+        self.respond(
+            corr,
+            Response::JoinGroup(JoinGroupResponse {
+                error_code: ErrorCode::None,
+                generation_id: generation,
+                protocol_type: Some("consumer".into()),
+                protocol_name: Some("range".into()),
+                leader: leader.into(),
+                skip_assignment: false,
+                member_id: member.into(),
+                members,
+            }),
+        );
+    }
+
+    fn sync_ok(&mut self, partitions: &[i32]) {
+        let (corr, _) = self.take("SyncGroup");
+        self.respond(
+            corr,
+            Response::SyncGroup(SyncGroupResponse {
+                error_code: ErrorCode::None,
+                protocol_type: Some("consumer".into()),
+                protocol_name: Some("range".into()),
+                assignment: ConsumerAssignment {
+                    partitions: partitions.iter().map(|p| TopicPartition::new("t", *p)).collect(),
+                    user_data: vec![],
+                },
+            }),
+        );
+    }
+
+    /// FindCoordinator, the two-step JoinGroup, SyncGroup and OffsetFetch: Stable, processing.
+    fn stable(&mut self) {
+        let (corr, _) = self.take("FindCoordinator");
+        self.respond(
+            corr,
+            Response::FindCoordinator(FindCoordinatorResponse {
+                error_code: ErrorCode::None,
+                node_id: NodeId(0),
+                partition: 0,
+            }),
+        );
+        let (corr, _) = self.take("JoinGroup");
+        self.respond(
+            corr,
+            Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+        );
+        self.join_ok(1, "m-1", "m-1");
+        self.sync_ok(&[0, 1, 2]);
+        let (corr, _) = self.take("OffsetFetch");
+        self.respond(
+            corr,
+            Response::OffsetFetch(OffsetFetchResponse {
+                error_code: ErrorCode::None,
+                partitions: (0..3)
+                    .map(|p| OffsetFetchPartition {
+                        topic: "t".into(),
+                        partition: p,
+                        committed_offset: -1,
+                        committed_leader_epoch: -1,
+                        metadata: String::new(),
+                        error_code: ErrorCode::None,
+                    })
+                    .collect(),
+            }),
+        );
+        assert_eq!(self.c.member_state(), MemberState::Stable);
+        assert!(self.c.processing().is_some());
+        self.sent.clear();
+        self.events.clear();
+    }
+
+    fn heartbeat_reply(&mut self, e: ErrorCode) {
+        self.advance(3_000);
+        let (corr, _) = self.take("Heartbeat");
+        self.respond(corr, Response::Heartbeat(HeartbeatResponse { error_code: e }));
+    }
+
+    fn last_join(&mut self) -> JoinGroupRequest {
+        match self.take("JoinGroup").1 {
+            Request::JoinGroup(j) => j,
+            _ => unreachable!(),
+        }
+    }
+
+    fn peek_join(&self) -> JoinGroupRequest {
+        match self.sent.iter().rev().find(|(_, r)| r.api_name() == "JoinGroup") {
+            Some((_, Request::JoinGroup(j))) => j.clone(),
+            _ => panic!("no JoinGroup sent"),
+        }
+    }
+
+    fn saw(&self, f: impl Fn(&ClientEvent) -> bool) -> bool {
+        self.events.iter().any(f)
+    }
+}
+
+#[test]
+fn member_id_required_stores_the_id_and_rejoins_at_once() {
+    // §8.1 / KIP-394: MEMBER_ID_REQUIRED → store the returned id (generation -1), rejoin immediately.
+    let mut r = Rig::new(config("A"));
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let first = r.last_join();
+    assert_eq!(first.member_id, "");
+    r.respond(
+        2,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "A-7")),
+    );
+    let second = r.last_join();
+    assert_eq!(second.member_id, "A-7");
+    assert_eq!(r.c.generation(), -1);
+    // The JoinGroup protocols are the assignor preference list with ConsumerSubscription metadata.
+    assert_eq!(second.protocols.len(), 1);
+    assert_eq!(second.protocols[0].name, "range");
+    assert_eq!(second.protocols[0].metadata.topics, vec!["t".to_string()]);
+    assert_eq!(
+        second.rebalance_timeout_ms, 300_000,
+        "max.poll.interval.ms is the rebalance timeout"
+    );
+}
+
+#[test]
+fn heartbeat_rebalance_in_progress_rejoins_at_the_next_poll_only() {
+    // §8.1: REBALANCE_IN_PROGRESS on Heartbeat while STABLE → request a rejoin; the JoinGroup is
+    // sent by poll(), i.e. after the batch in progress (this is why A makes B wait).
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    assert!(r.c.rejoin_needed());
+    assert!(!r.has_sent("JoinGroup"), "no JoinGroup during the batch");
+    r.advance(7_100); // the 10 s batch ends
+    let j = r.last_join();
+    assert_eq!(j.member_id, "m-1");
+    // Eager: everything was revoked (with commit) before the JoinGroup (§8.2).
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { partitions } if partitions.len() == 3)));
+    assert!(r.c.owned().is_empty());
+}
+
+#[test]
+fn heartbeat_unknown_member_resets_generation_and_member_id_and_loses_partitions() {
+    // §8.1: UNKNOWN_MEMBER_ID on Heartbeat → reset generation and member id, rejoin; §8.4: the
+    // partitions are reported lost, not revoked, and nothing is committed for them.
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.heartbeat_reply(ErrorCode::UnknownMemberId);
+    assert_eq!((r.c.generation(), r.c.member_id()), (-1, ""));
+    assert_eq!(r.c.member_state(), MemberState::Unjoined);
+    r.advance(7_100);
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsLost { .. })));
+    assert!(!r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })));
+    assert_eq!(r.last_join().member_id, "");
+}
+
+#[test]
+fn heartbeat_illegal_generation_keeps_the_member_id() {
+    // §8.1: ILLEGAL_GENERATION → reset the generation, keep the member id, rejoin.
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.heartbeat_reply(ErrorCode::IllegalGeneration);
+    assert_eq!((r.c.generation(), r.c.member_id()), (-1, "m-1"));
+    r.advance(7_100);
+    assert_eq!(r.last_join().member_id, "m-1");
+}
+
+#[test]
+fn coordinator_errors_mark_it_unknown_and_rediscover() {
+    // §8.1 / §3.1: NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE → mark the coordinator unknown and
+    // rediscover it (the heartbeat thread does it while the member is in a generation).
+    for e in [ErrorCode::NotCoordinator, ErrorCode::CoordinatorNotAvailable] {
+        let mut r = Rig::new(config("A"));
+        r.stable();
+        r.heartbeat_reply(e);
+        assert_eq!(r.c.coordinator(), None);
+        assert!(r.has_sent("FindCoordinator"));
+        assert_eq!(r.c.generation(), 1, "no generation reset");
+    }
+}
+
+#[test]
+fn fenced_static_member_stops_with_a_visible_reason() {
+    // §7 / §8.1: FENCED_INSTANCE_ID is fatal (the heartbeat thread fails).
+    let mut cfg = config("A");
+    cfg.group_instance_id = Some("a-1".into());
+    let mut r = Rig::new(cfg);
+    r.stable();
+    r.heartbeat_reply(ErrorCode::FencedInstanceId);
+    match r.c.lifecycle() {
+        Lifecycle::Failed { reason } => assert!(reason.contains("FENCED_INSTANCE_ID"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(r.c.poll_timeout(), None);
+}
+
+#[test]
+fn stale_heartbeat_errors_are_ignored() {
+    // §8.1: errors about a generation the client has already left are ignored.
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.advance(3_000);
+    let (corr, _) = r.take("Heartbeat");
+    // Meanwhile the member rejoined (REBALANCE_IN_PROGRESS from a second heartbeat is simulated by
+    // a generation bump through a new join): reset locally, then the old answer arrives.
+    r.c.close(r.now);
+    r.respond(
+        corr,
+        Response::Heartbeat(HeartbeatResponse {
+            error_code: ErrorCode::UnknownMemberId,
+        }),
+    );
+    assert_eq!(*r.c.lifecycle(), Lifecycle::Closed);
+}
+
+#[test]
+fn join_group_fatal_errors_stop_the_consumer() {
+    // §8.1: INCONSISTENT_GROUP_PROTOCOL, INVALID_SESSION_TIMEOUT, INVALID_GROUP_ID,
+    // GROUP_AUTHORIZATION_FAILED, GROUP_MAX_SIZE_REACHED on JoinGroup are fatal.
+    for e in [
+        ErrorCode::InconsistentGroupProtocol,
+        ErrorCode::InvalidSessionTimeout,
+        ErrorCode::InvalidGroupId,
+        ErrorCode::GroupAuthorizationFailed,
+        ErrorCode::GroupMaxSizeReached,
+    ] {
+        let mut r = Rig::new(config("A"));
+        let (corr, _) = r.take("FindCoordinator");
+        r.respond(
+            corr,
+            Response::FindCoordinator(FindCoordinatorResponse {
+                error_code: ErrorCode::None,
+                node_id: NodeId(0),
+                partition: 0,
+            }),
+        );
+        let (corr, _) = r.take("JoinGroup");
+        r.respond(corr, Response::JoinGroup(JoinGroupResponse::error(e, "")));
+        match r.c.lifecycle() {
+            Lifecycle::Failed { reason } => assert!(reason.contains(e.name()), "{reason}"),
+            other => panic!("{e}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn join_group_rebalance_in_progress_and_load_in_progress_retry() {
+    // §8.1: REBALANCE_IN_PROGRESS on JoinGroup → retry; COORDINATOR_LOAD_IN_PROGRESS → back off.
+    let mut r = Rig::new(config("A"));
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::RebalanceInProgress, "")),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::CoordinatorLoadInProgress, "")),
+    );
+    assert!(!r.has_sent("JoinGroup"), "backs off first");
+    r.advance(100); // retry.backoff.ms
+    assert!(r.has_sent("JoinGroup"));
+}
+
+#[test]
+fn sync_group_errors() {
+    // §8.1 SyncGroup column: UNKNOWN_MEMBER_ID resets generation and id; ILLEGAL_GENERATION keeps
+    // the id; REBALANCE_IN_PROGRESS rejoins without a reset.
+    for (e, member_after, gen_after) in [
+        (ErrorCode::UnknownMemberId, "", -1),
+        (ErrorCode::IllegalGeneration, "m-1", -1),
+        (ErrorCode::RebalanceInProgress, "m-1", 1),
+    ] {
+        let mut r = Rig::new(config("A"));
+        let (corr, _) = r.take("FindCoordinator");
+        r.respond(
+            corr,
+            Response::FindCoordinator(FindCoordinatorResponse {
+                error_code: ErrorCode::None,
+                node_id: NodeId(0),
+                partition: 0,
+            }),
+        );
+        let (corr, _) = r.take("JoinGroup");
+        r.respond(
+            corr,
+            Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+        );
+        r.join_ok(1, "m-1", "m-1");
+        let (corr, _) = r.take("SyncGroup");
+        r.respond(corr, Response::SyncGroup(SyncGroupResponse::error(e)));
+        assert_eq!(
+            (r.c.member_id(), r.c.generation()),
+            (member_after, gen_after),
+            "{e}"
+        );
+        assert_eq!(
+            r.last_join().member_id,
+            member_after,
+            "{e}: rejoins at once (poll is blocked in the rebalance)"
+        );
+    }
+}
+
+#[test]
+fn offset_commit_errors() {
+    // §8.1 OffsetCommit column: REBALANCE_IN_PROGRESS → request a rejoin, keep the generation;
+    // ILLEGAL_GENERATION while stable → CommitFailed, reset generation, keep the member id.
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.advance(10_000);
+    let (corr, _) = r.take("OffsetCommit");
+    let fail = |e| {
+        Response::OffsetCommit(OffsetCommitResponse {
+            partitions: vec![OffsetCommitPartitionResponse {
+                topic: "t".into(),
+                partition: 0,
+                error_code: e,
+            }],
+        })
+    };
+    r.respond(corr, fail(ErrorCode::RebalanceInProgress));
+    assert!(r.c.rejoin_needed());
+    assert_eq!(r.c.generation(), 1);
+
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.advance(10_000);
+    let (corr, _) = r.take("OffsetCommit");
+    r.respond(corr, fail(ErrorCode::IllegalGeneration));
+    assert_eq!((r.c.generation(), r.c.member_id()), (-1, "m-1"));
+}
+
+#[test]
+fn poll_timeout_dynamic_sends_leave_group_static_does_not() {
+    // §5.5: no poll() within max.poll.interval.ms → a dynamic member sends LeaveGroup and resets;
+    // a static member sends nothing and only resets its local state.
+    for static_member in [false, true] {
+        let mut cfg = config("A");
+        cfg.max_poll_interval_ms = 5_000;
+        if static_member {
+            cfg.group_instance_id = Some("a-1".into());
+        }
+        let mut r = Rig::new(cfg);
+        r.stable();
+        // Answer heartbeats so the session stays alive; processing (10 s) outlasts the poll interval.
+        r.heartbeat_reply(ErrorCode::None);
+        r.advance(2_500);
+        assert!(r.saw(|e| matches!(e, ClientEvent::PollTimeout { .. })));
+        assert_eq!(r.has_sent("LeaveGroup"), !static_member);
+        assert_eq!(r.c.generation(), -1);
+        assert_eq!(r.c.member_id(), "");
+    }
+}
+
+#[test]
+fn cooperative_keeps_owned_partitions_and_revokes_only_what_moves() {
+    // §8.3: a cooperative member keeps its partitions while rejoining, sends them as owned, and
+    // after SyncGroup revokes only owned − assigned, then requests a second rebalance.
+    let mut cfg = config("C1");
+    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
+    let mut r = Rig::new(cfg);
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+    );
+    r.join_ok(1, "m-1", "other"); // a follower
+    r.sync_ok(&[0, 1, 2]);
+    let (corr, _) = r.take("OffsetFetch");
+    r.respond(
+        corr,
+        Response::OffsetFetch(OffsetFetchResponse {
+            error_code: ErrorCode::None,
+            partitions: (0..3)
+                .map(|p| OffsetFetchPartition {
+                    topic: "t".into(),
+                    partition: p,
+                    committed_offset: 5,
+                    committed_leader_epoch: -1,
+                    metadata: String::new(),
+                    error_code: ErrorCode::None,
+                })
+                .collect(),
+        }),
+    );
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    let j = r.peek_join();
+    assert_eq!(
+        j.protocols[0].metadata.owned_partitions.len(),
+        3,
+        "owned partitions sent"
+    );
+    assert_eq!(j.protocols[0].metadata.generation_id, 1);
+    assert!(
+        !r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })),
+        "nothing revoked up front"
+    );
+    assert_eq!(r.c.owned().len(), 3);
+    r.join_ok(2, "m-1", "other");
+    r.sync_ok(&[0, 1]);
+    r.advance(10_000); // installed at the next poll (onJoinComplete)
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { partitions } if partitions == &vec![TopicPartition::new("t", 2)])));
+    assert!(r.has_sent("JoinGroup"), "second rebalance requested");
+}
+
+#[test]
+fn a_reset_during_a_rebalance_loses_the_partitions_before_rejoining() {
+    // §8.4: once the generation or member id is reset (here by JoinGroup UNKNOWN_MEMBER_ID during a
+    // cooperative rebalance), the owned partitions are lost: the next JoinGroup claims none of them.
+    let mut cfg = config("C1");
+    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
+    let mut r = Rig::new(cfg);
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+    );
+    r.join_ok(1, "m-1", "other");
+    r.sync_ok(&[0, 1]);
+    let (corr, _) = r.take("OffsetFetch");
+    r.respond(
+        corr,
+        Response::OffsetFetch(OffsetFetchResponse {
+            error_code: ErrorCode::None,
+            partitions: vec![],
+        }),
+    );
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    assert_eq!(r.peek_join().protocols[0].metadata.owned_partitions.len(), 2);
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::UnknownMemberId, "m-1")),
+    );
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsLost { partitions } if partitions.len() == 2)));
+    let j = r.last_join();
+    assert_eq!(j.member_id, "");
+    assert!(
+        j.protocols[0].metadata.owned_partitions.is_empty(),
+        "lost partitions are not claimed"
+    );
+}
