@@ -1,8 +1,11 @@
 //! A classic group's in-memory state (Kafka: `ClassicGroup`, `ClassicGroupMember`) and the small
 //! operations on it that do not need the coordinator's timers or outbox.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Index;
 
+use super::hash::{hash_of, HashIndex};
 use crate::java::string_hash_code;
 use crate::protocol::{
     ConnectionId, ConsumerAssignment, ConsumerSubscription, GroupState, JoinGroupProtocol,
@@ -81,6 +84,142 @@ impl Member {
     }
 }
 
+/// A group's members by id: a `BTreeMap<String, Member>` as far as its users can tell (iteration in
+/// id order), with point lookups by a hash of the id instead of string comparisons down a tree (each
+/// heartbeat looks its member up).
+///
+/// Members live in `slots`; `order` (id → slot) gives the iteration order, and `by_hash` (hash of the
+/// id → first slot of a chain through `chain`) the lookups, candidates being told apart by comparing
+/// ids. Hashes and slot numbers never reach an output (see [`HashIndex`]). A member's `id` is its key and must not change while it is in the map (remove it and
+/// insert it again, as a static member's replacement does).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MemberMap {
+    slots: Vec<Option<Member>>,
+    /// `chain[i]`: the next slot whose id has the same hash as slot `i`'s.
+    chain: Vec<Option<u32>>,
+    free: Vec<u32>,
+    order: BTreeMap<String, u32>,
+    by_hash: HashIndex,
+}
+
+impl MemberMap {
+    fn find(&self, id: &str, hash: u64) -> Option<u32> {
+        let mut next = self.by_hash.get(&hash).copied();
+        while let Some(i) = next {
+            if self.slot(i).id == id {
+                return Some(i);
+            }
+            next = self.chain[i as usize];
+        }
+        None
+    }
+
+    fn slot(&self, i: u32) -> &Member {
+        self.slots[i as usize].as_ref().expect("member index in sync")
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    pub(crate) fn contains_key(&self, id: &str) -> bool {
+        self.find(id, hash_of(id)).is_some()
+    }
+
+    pub(crate) fn get(&self, id: &str) -> Option<&Member> {
+        self.find(id, hash_of(id)).map(|i| self.slot(i))
+    }
+
+    pub(crate) fn get_mut(&mut self, id: &str) -> Option<&mut Member> {
+        let i = self.find(id, hash_of(id))?;
+        self.slots[i as usize].as_mut()
+    }
+
+    /// Inserts `member` under its id, returning the member it replaces.
+    pub(crate) fn insert(&mut self, member: Member) -> Option<Member> {
+        let hash = hash_of(member.id.as_str());
+        self.insert_hashed(member, hash)
+    }
+
+    fn insert_hashed(&mut self, member: Member, hash: u64) -> Option<Member> {
+        if let Some(i) = self.find(&member.id, hash) {
+            return self.slots[i as usize].replace(member);
+        }
+        let head = self.by_hash.get(&hash).copied();
+        let id = member.id.clone();
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = Some(member);
+                self.chain[i as usize] = head;
+                i
+            }
+            None => {
+                self.slots.push(Some(member));
+                self.chain.push(head);
+                u32::try_from(self.slots.len() - 1).expect("fewer than 2^32 members")
+            }
+        };
+        self.by_hash.insert(hash, i);
+        self.order.insert(id, i);
+        None
+    }
+
+    pub(crate) fn remove(&mut self, id: &str) -> Option<Member> {
+        self.remove_hashed(id, hash_of(id))
+    }
+
+    fn remove_hashed(&mut self, id: &str, hash: u64) -> Option<Member> {
+        let i = self.find(id, hash)?;
+        let next = self.chain[i as usize].take();
+        let head = self.by_hash[&hash];
+        if head == i {
+            match next {
+                Some(n) => self.by_hash.insert(hash, n),
+                None => self.by_hash.remove(&hash),
+            };
+        } else {
+            let mut prev = head;
+            while self.chain[prev as usize] != Some(i) {
+                prev = self.chain[prev as usize].expect("slot in its hash chain");
+            }
+            self.chain[prev as usize] = next;
+        }
+        self.order.remove(id);
+        self.free.push(i);
+        self.slots[i as usize].take()
+    }
+
+    /// Ids in id order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &String> + '_ {
+        self.order.keys()
+    }
+
+    /// Members in id order.
+    pub(crate) fn values(&self) -> impl Iterator<Item = &Member> + '_ {
+        self.order.values().map(|&i| self.slot(i))
+    }
+
+    /// Members in id order.
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut Member> + '_ {
+        let mut by_slot: Vec<Option<&mut Member>> = self.slots.iter_mut().map(Option::as_mut).collect();
+        self.order
+            .values()
+            .map(move |&i| by_slot[i as usize].take().expect("member index in sync"))
+    }
+}
+
+impl<Q: Borrow<str> + ?Sized> Index<&Q> for MemberMap {
+    type Output = Member;
+
+    fn index(&self, id: &Q) -> &Member {
+        self.get(id.borrow()).expect("no such member")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Group {
     pub(crate) id: String,
@@ -92,7 +231,7 @@ pub(crate) struct Group {
     pub(crate) protocol_type: Option<String>,
     pub(crate) protocol_name: Option<String>,
     pub(crate) leader: Option<String>,
-    pub(crate) members: BTreeMap<String, Member>,
+    pub(crate) members: MemberMap,
     /// `group.instance.id` → member id.
     pub(crate) static_members: BTreeMap<String, String>,
     /// Ids handed out with MEMBER_ID_REQUIRED that have not joined yet.
@@ -120,7 +259,7 @@ impl Group {
             protocol_type: None,
             protocol_name: None,
             leader: None,
-            members: BTreeMap::new(),
+            members: MemberMap::default(),
             static_members: BTreeMap::new(),
             pending_join: BTreeSet::new(),
             pending_sync: BTreeSet::new(),
@@ -213,7 +352,7 @@ impl Group {
         if became_leader {
             self.leader = Some(member.id.clone());
         }
-        self.members.insert(member.id.clone(), member);
+        self.members.insert(member);
         became_leader
     }
 
@@ -402,6 +541,77 @@ mod tests {
 
     // Reference §4.3: on JDK 17, HashMap iterates {range, roundrobin} with range first and
     // {sticky, range} with sticky first, whatever the insertion order.
+    fn member(id: &str) -> Member {
+        Member {
+            id: id.into(),
+            instance_id: None,
+            client_id: String::new(),
+            client_host: String::new(),
+            rebalance_timeout_ms: 0,
+            session_timeout_ms: 0,
+            protocol_type: String::new(),
+            protocols: Vec::new(),
+            assignment: ConsumerAssignment::default(),
+            awaiting_join: None,
+            awaiting_sync: None,
+            is_new: false,
+            join_seq: 0,
+        }
+    }
+
+    #[test]
+    fn member_map_chains_equal_hashes() {
+        let mut m = MemberMap::default();
+        for id in ["b", "a", "c"] {
+            assert!(m.insert_hashed(member(id), 7).is_none());
+        }
+        assert_eq!(m.keys().map(String::as_str).collect::<Vec<_>>(), ["a", "b", "c"]);
+        // From the middle of the chain (c -> a -> b), then the head, then the last.
+        assert_eq!(m.remove_hashed("a", 7).map(|x| x.id), Some("a".into()));
+        assert_eq!(m.find("a", 7), None);
+        assert!(m.find("b", 7).is_some() && m.find("c", 7).is_some());
+        assert_eq!(m.remove_hashed("c", 7).map(|x| x.id), Some("c".into()));
+        assert!(m.find("b", 7).is_some());
+        assert_eq!(m.remove_hashed("b", 7).map(|x| x.id), Some("b".into()));
+        assert!(m.is_empty() && m.by_hash.is_empty());
+    }
+
+    /// Against a `BTreeMap`: same lookups, same iteration order, with slots freed and reused.
+    #[test]
+    fn member_map_matches_a_btree_map() {
+        let mut m = MemberMap::default();
+        let mut model: BTreeMap<String, i32> = BTreeMap::new();
+        let mut x: u64 = 99;
+        for step in 0..3_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let id = format!("client-{}-{}", (x >> 40) % 7, (x >> 20) % 13);
+            if (x >> 33) % 3 == 0 {
+                assert_eq!(
+                    m.remove(&id).map(|x| x.join_seq),
+                    model.remove(&id).map(|v| v as u64)
+                );
+            } else {
+                let mut new = member(&id);
+                new.join_seq = step;
+                let old = m.insert(new).map(|x| x.join_seq);
+                assert_eq!(old, model.insert(id.clone(), step as i32).map(|v| v as u64));
+            }
+            assert_eq!(m.len(), model.len());
+            assert!(m.contains_key(&id) == model.contains_key(&id));
+            let got: Vec<(String, u64)> = m.values().map(|x| (x.id.clone(), x.join_seq)).collect();
+            let want: Vec<(String, u64)> = model.iter().map(|(k, v)| (k.clone(), *v as u64)).collect();
+            assert_eq!(got, want);
+        }
+        for x in m.values_mut() {
+            x.join_seq += 1;
+        }
+        let got: Vec<u64> = m.values().map(|x| x.join_seq).collect();
+        let want: Vec<u64> = model.values().map(|v| *v as u64 + 1).collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn jdk_order_matches_the_reference_facts() {
         assert_eq!(names(&["roundrobin", "range"])[0], "range");

@@ -435,7 +435,7 @@ fn replace_static_member(g: &mut Group, io: &mut Io, instance: &str, old_id: &st
         );
     }
     member.id = new_id.to_owned();
-    g.members.insert(new_id.to_owned(), member);
+    g.members.insert(member);
     g.static_members.insert(instance.to_owned(), new_id.to_owned());
     io.emit(EventKind::StaticMemberReplaced {
         group_id: g.id.clone(),
@@ -701,16 +701,27 @@ pub(crate) fn propagate_assignment(g: &mut Group, io: &mut Io, error: ErrorCode)
 impl Group {
     /// Kafka: `ClassicGroup.validateMember`.
     pub(crate) fn validate_member(&self, member_id: &str, instance_id: Option<&str>) -> Option<ErrorCode> {
-        if let Some(instance) = instance_id {
-            match self.static_members.get(instance) {
-                None => return Some(ErrorCode::UnknownMemberId),
-                Some(owner) if owner != member_id => return Some(ErrorCode::FencedInstanceId),
-                Some(_) => {}
-            }
+        if let Some(e) = self.validate_static_member(member_id, instance_id) {
+            return Some(e);
         }
         if !self.members.contains_key(member_id) {
             return Some(ErrorCode::UnknownMemberId);
         }
         None
+    }
+
+    /// The static-membership half of [`Group::validate_member`]: a request naming an instance id
+    /// must come from the member id that owns it.
+    pub(crate) fn validate_static_member(
+        &self,
+        member_id: &str,
+        instance_id: Option<&str>,
+    ) -> Option<ErrorCode> {
+        let instance = instance_id?;
+        match self.static_members.get(instance) {
+            None => Some(ErrorCode::UnknownMemberId),
+            Some(owner) if owner != member_id => Some(ErrorCode::FencedInstanceId),
+            Some(_) => None,
+        }
     }
 }

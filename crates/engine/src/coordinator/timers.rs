@@ -2,11 +2,13 @@
 //! `join-<group>`, `sync-<group>`) and scheduling an existing key replaces the old timer; this
 //! table does the same, ordered by deadline so that [`TimerTable::next_deadline`] is a `min`.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::hash::{hash_of, HashIndex};
 use crate::time::SimTime;
 
 /// Which timer: the key Kafka schedules it under.
@@ -123,75 +125,208 @@ pub struct Timer {
 
 /// Keyed timers ordered by deadline, then by scheduling order (as Kafka's timer wheel fires timers
 /// due together in the order they were scheduled).
+///
+/// The hot path is a heartbeat: it reschedules its member's session timer, later than every other
+/// deadline of the same length. So:
+///
+/// * each timer lives in a slot of `slots`, its key stored once;
+/// * `by_hash` finds a key's slot from a 64-bit hash of the key (slots with equal hashes are chained
+///   and told apart by comparing keys), so a lookup compares integers instead of group and member id
+///   strings;
+/// * `queue` is a min-heap of `(deadline, sequence, slot)`. Rescheduling pushes a new entry and
+///   leaves the old one behind, stale (its sequence no longer matches its slot's); stale entries are
+///   dropped when they reach the top, and the whole heap is rebuilt when they outnumber the live
+///   timers. After every mutation the top entry is live, so [`TimerTable::next_deadline`] is a peek.
+///
+/// Neither hashes nor slot numbers ever reach an output: the firing order and every listing follow
+/// `(deadline, sequence)`, a total order (sequences are unique), exactly as a map keyed by it would
+/// (see [`HashIndex`] for why its hash map is safe).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TimerTable {
-    by_key: BTreeMap<TimerKey, (SimTime, u64, TimerKind)>,
-    by_deadline: BTreeMap<(SimTime, u64), TimerKey>,
+    slots: Vec<Option<Slot>>,
+    /// Free slots, reused last-freed first.
+    free: Vec<u32>,
+    /// Hash of the key → the first slot of the chain of keys with that hash.
+    by_hash: HashIndex,
+    queue: BinaryHeap<Reverse<(SimTime, u64, u32)>>,
     next_seq: u64,
 }
 
+#[derive(Clone, Debug)]
+struct Slot {
+    key: TimerKey,
+    hash: u64,
+    /// The next slot whose key has the same hash.
+    next_same_hash: Option<u32>,
+    deadline: SimTime,
+    seq: u64,
+    kind: TimerKind,
+}
+
 impl TimerTable {
+    /// The slot holding `key` (whose hash is `hash`), if any.
+    fn find(&self, key: &TimerKey, hash: u64) -> Option<u32> {
+        let mut next = self.by_hash.get(&hash).copied();
+        while let Some(i) = next {
+            let slot = self.slot(i);
+            if slot.key == *key {
+                return Some(i);
+            }
+            next = slot.next_same_hash;
+        }
+        None
+    }
+
+    fn slot(&self, i: u32) -> &Slot {
+        self.slots[i as usize].as_ref().expect("timer index in sync")
+    }
+
+    fn is_live(&self, &Reverse((_, seq, i)): &Reverse<(SimTime, u64, u32)>) -> bool {
+        self.slots[i as usize].as_ref().is_some_and(|s| s.seq == seq)
+    }
+
+    /// Restores the invariants after a mutation: the top of the queue is live, and stale entries do
+    /// not outnumber live ones by much.
+    fn tidy(&mut self) {
+        let live = self.slots.len() - self.free.len();
+        if self.queue.len() > 2 * live + 64 {
+            let entries: Vec<_> = self
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.as_ref().map(|s| Reverse((s.deadline, s.seq, i as u32))))
+                .collect();
+            self.queue = BinaryHeap::from(entries);
+        }
+        while let Some(top) = self.queue.peek() {
+            if self.is_live(top) {
+                break;
+            }
+            self.queue.pop();
+        }
+    }
+
     /// Schedules `key`, replacing any timer with the same key. Returns whether one was replaced.
     pub(crate) fn schedule(&mut self, key: &TimerKey, deadline: SimTime, kind: TimerKind) -> bool {
+        self.schedule_hashed(key, hash_of(key), deadline, kind)
+    }
+
+    fn schedule_hashed(&mut self, key: &TimerKey, hash: u64, deadline: SimTime, kind: TimerKind) -> bool {
         let seq = self.next_seq;
         self.next_seq += 1;
-        if let Some(slot) = self.by_key.get_mut(key) {
-            // Re-index the existing key without cloning it (the hot path: every heartbeat).
-            let stored = self
-                .by_deadline
-                .remove(&(slot.0, slot.1))
-                .expect("timer index in sync");
-            *slot = (deadline, seq, kind);
-            self.by_deadline.insert((deadline, seq), stored);
-            return true;
+        let replaced = match self.find(key, hash) {
+            Some(i) => {
+                // The hot path (every heartbeat): the slot stays, its old queue entry goes stale.
+                let slot = self.slots[i as usize].as_mut().expect("timer index in sync");
+                slot.deadline = deadline;
+                slot.seq = seq;
+                slot.kind = kind;
+                self.queue.push(Reverse((deadline, seq, i)));
+                true
+            }
+            None => {
+                let new = Slot {
+                    key: key.clone(),
+                    hash,
+                    next_same_hash: self.by_hash.get(&hash).copied(),
+                    deadline,
+                    seq,
+                    kind,
+                };
+                let i = match self.free.pop() {
+                    Some(i) => {
+                        self.slots[i as usize] = Some(new);
+                        i
+                    }
+                    None => {
+                        self.slots.push(Some(new));
+                        u32::try_from(self.slots.len() - 1).expect("fewer than 2^32 timers")
+                    }
+                };
+                self.by_hash.insert(hash, i);
+                self.queue.push(Reverse((deadline, seq, i)));
+                false
+            }
+        };
+        self.tidy();
+        replaced
+    }
+
+    /// Removes the timer in slot `i` and frees the slot (its queue entry goes stale).
+    fn remove_slot(&mut self, i: u32) -> Slot {
+        let slot = self.slots[i as usize].take().expect("timer index in sync");
+        // Unlink it from its hash chain.
+        let head = self.by_hash[&slot.hash];
+        if head == i {
+            match slot.next_same_hash {
+                Some(n) => self.by_hash.insert(slot.hash, n),
+                None => self.by_hash.remove(&slot.hash),
+            };
+        } else {
+            let mut prev = head;
+            loop {
+                let p = self.slots[prev as usize].as_mut().expect("timer index in sync");
+                if p.next_same_hash == Some(i) {
+                    p.next_same_hash = slot.next_same_hash;
+                    break;
+                }
+                prev = p.next_same_hash.expect("slot in its hash chain");
+            }
         }
-        self.by_deadline.insert((deadline, seq), key.clone());
-        self.by_key.insert(key.clone(), (deadline, seq, kind));
-        false
+        self.free.push(i);
+        slot
     }
 
     /// Cancels `key`; returns the cancelled timer's kind if there was one.
     pub(crate) fn cancel(&mut self, key: &TimerKey) -> Option<TimerKind> {
-        let (deadline, seq, kind) = self.by_key.remove(key)?;
-        let removed = self.by_deadline.remove(&(deadline, seq));
-        debug_assert!(removed.is_some());
+        self.cancel_hashed(key, hash_of(key))
+    }
+
+    fn cancel_hashed(&mut self, key: &TimerKey, hash: u64) -> Option<TimerKind> {
+        let i = self.find(key, hash)?;
+        let kind = self.remove_slot(i).kind;
+        self.tidy();
         Some(kind)
     }
 
     /// The earliest deadline.
     pub(crate) fn next_deadline(&self) -> Option<SimTime> {
-        self.by_deadline.first_key_value().map(|((t, _), _)| *t)
+        self.queue.peek().map(|Reverse((t, _, _))| *t)
     }
 
     /// Removes and returns the earliest timer due at or before `now`.
     pub(crate) fn pop_due(&mut self, now: SimTime) -> Option<Timer> {
-        let ((deadline, _), _) = self.by_deadline.first_key_value()?;
-        if *deadline > now {
+        let &Reverse((deadline, _, i)) = self.queue.peek()?;
+        if deadline > now {
             return None;
         }
-        let ((deadline, _), key) = self.by_deadline.pop_first()?;
-        let (_, _, kind) = self.by_key.remove(&key).expect("timer index in sync");
+        self.queue.pop();
+        let Slot { key, kind, .. } = self.remove_slot(i);
+        self.tidy();
         Some(Timer { key, kind, deadline })
     }
 
     /// The timer under `key`.
     pub(crate) fn get(&self, key: &TimerKey) -> Option<(SimTime, TimerKind)> {
-        self.by_key.get(key).map(|(t, _, k)| (*t, *k))
+        let slot = self.slot(self.find(key, hash_of(key))?);
+        Some((slot.deadline, slot.kind))
     }
 
-    /// Every timer, by deadline.
+    /// Every timer, by deadline (then scheduling order).
     pub(crate) fn iter(&self) -> impl Iterator<Item = Timer> + '_ {
-        self.by_deadline.iter().map(|((deadline, _), key)| Timer {
-            key: key.clone(),
-            kind: self.by_key[key].2,
-            deadline: *deadline,
+        let mut live: Vec<&Slot> = self.slots.iter().flatten().collect();
+        live.sort_unstable_by_key(|s| (s.deadline, s.seq));
+        live.into_iter().map(|s| Timer {
+            key: s.key.clone(),
+            kind: s.kind,
+            deadline: s.deadline,
         })
     }
 
     /// Number of timers.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.by_key.len()
+        self.slots.len() - self.free.len()
     }
 }
 
@@ -213,6 +348,107 @@ mod tests {
         assert!(t.pop_due(SimTime(4)).is_none());
         assert_eq!(t.pop_due(SimTime(5)).map(|x| x.key), Some(join("g")));
         assert_eq!(t.len(), 0);
+    }
+
+    fn hb(m: &str) -> TimerKey {
+        TimerKey::Heartbeat {
+            group_id: "g".into(),
+            member_id: m.into(),
+        }
+    }
+
+    #[test]
+    fn keys_with_equal_hashes_stay_apart() {
+        let mut t = TimerTable::default();
+        assert!(!t.schedule_hashed(&hb("a"), 7, SimTime(3), TimerKind::Session));
+        assert!(!t.schedule_hashed(&hb("b"), 7, SimTime(1), TimerKind::Session));
+        assert!(t.schedule_hashed(&hb("a"), 7, SimTime(2), TimerKind::Session));
+        assert_eq!(t.len(), 2);
+        assert!(!t.schedule_hashed(&hb("c"), 7, SimTime(5), TimerKind::Session));
+        let a = t.find(&hb("a"), 7).expect("a");
+        let b = t.find(&hb("b"), 7).expect("b");
+        let c = t.find(&hb("c"), 7).expect("c");
+        assert_ne!(a, b);
+        assert_ne!(b, c);
+        assert_eq!(t.slot(a).deadline, SimTime(2));
+        // Unlink from the middle of the chain, then the head.
+        assert_eq!(t.pop_due(SimTime(1)).map(|x| x.key), Some(hb("b")));
+        assert_eq!(t.find(&hb("b"), 7), None);
+        assert_eq!(t.find(&hb("a"), 7), Some(a));
+        assert_eq!(t.find(&hb("c"), 7), Some(c));
+        assert_eq!(t.cancel_hashed(&hb("c"), 7), Some(TimerKind::Session));
+        assert_eq!(t.find(&hb("a"), 7), Some(a));
+        assert_eq!(t.find(&hb("c"), 7), None);
+        assert_eq!(t.pop_due(SimTime(2)).map(|x| x.key), Some(hb("a")));
+        assert!(t.by_hash.is_empty());
+        assert_eq!(t.next_deadline(), None);
+    }
+
+    /// Against a naive model: same firing order (deadline, then scheduling order), same lookups,
+    /// with slots being freed and reused.
+    #[test]
+    fn matches_a_naive_model() {
+        let mut t = TimerTable::default();
+        // (key, deadline, seq)
+        let mut model: Vec<(TimerKey, u64, u64)> = Vec::new();
+        let mut seq = 0;
+        let mut x: u64 = 12345;
+        let mut now = 0;
+        for _ in 0..5_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let key = match (x >> 33) % 4 {
+                0 => join(&format!("g{}", (x >> 40) % 3)),
+                _ => hb(&format!("m{}", (x >> 40) % 50)),
+            };
+            match (x >> 20) % 5 {
+                0 => {
+                    let expected = model.iter().position(|e| e.0 == key).map(|p| model.remove(p));
+                    assert_eq!(t.cancel(&key).is_some(), expected.is_some());
+                }
+                1 => {
+                    now += (x >> 50) % 20;
+                    loop {
+                        let next = model
+                            .iter()
+                            .enumerate()
+                            .min_by_key(|(_, e)| (e.1, e.2))
+                            .map(|(i, _)| i);
+                        let expected = match next {
+                            Some(i) if model[i].1 <= now => Some(model.remove(i)),
+                            _ => None,
+                        };
+                        let got = t.pop_due(SimTime(now));
+                        assert_eq!(got.map(|g| (g.key, g.deadline.0)), expected.map(|e| (e.0, e.1)));
+                        if next.is_none() || t.next_deadline().is_none_or(|d| d.0 > now) {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    let deadline = now + (x >> 45) % 30;
+                    let replaced = match model.iter_mut().find(|e| e.0 == key) {
+                        Some(e) => {
+                            *e = (key.clone(), deadline, seq);
+                            true
+                        }
+                        None => {
+                            model.push((key.clone(), deadline, seq));
+                            false
+                        }
+                    };
+                    seq += 1;
+                    assert_eq!(t.schedule(&key, SimTime(deadline), TimerKind::Session), replaced);
+                }
+            }
+            assert_eq!(t.len(), model.len());
+            let mut sorted = model.clone();
+            sorted.sort_by_key(|e| (e.1, e.2));
+            let listed: Vec<(TimerKey, u64)> = t.iter().map(|e| (e.key, e.deadline.0)).collect();
+            let expected: Vec<(TimerKey, u64)> = sorted.into_iter().map(|e| (e.0, e.1)).collect();
+            assert_eq!(listed, expected);
+        }
     }
 
     #[test]
