@@ -133,7 +133,7 @@ pub struct Timer {
 /// * `by_hash` finds a key's slot from a 64-bit hash of the key (slots with equal hashes are chained
 ///   and told apart by comparing keys), so a lookup compares integers instead of group and member id
 ///   strings;
-/// * `queue` is a min-heap of `(deadline, sequence, slot)`. Rescheduling pushes a new entry and
+/// * `queue` is a min-heap of `(deadline, sequence)` → slot. Rescheduling pushes a new entry and
 ///   leaves the old one behind, stale (its sequence no longer matches its slot's); stale entries are
 ///   dropped when they reach the top, and the whole heap is rebuilt when they outnumber the live
 ///   timers. After every mutation the top entry is live, so [`TimerTable::next_deadline`] is a peek.
@@ -148,8 +148,33 @@ pub(crate) struct TimerTable {
     free: Vec<u32>,
     /// Hash of the key → the first slot of the chain of keys with that hash.
     by_hash: HashIndex,
-    queue: BinaryHeap<Reverse<(SimTime, u64, u32)>>,
+    queue: BinaryHeap<Reverse<QueueEntry>>,
     next_seq: u64,
+}
+
+/// An entry of the deadline queue, ordered by `(deadline, sequence)` packed into one integer (a
+/// single comparison on the heap's hot path); sequences are unique, so the slot never decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct QueueEntry {
+    order: u128,
+    slot: u32,
+}
+
+impl QueueEntry {
+    fn new(deadline: SimTime, seq: u64, slot: u32) -> Reverse<Self> {
+        Reverse(Self {
+            order: (u128::from(deadline.0) << 64) | u128::from(seq),
+            slot,
+        })
+    }
+
+    fn deadline(&self) -> SimTime {
+        SimTime((self.order >> 64) as u64)
+    }
+
+    fn seq(&self) -> u64 {
+        self.order as u64
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -181,8 +206,10 @@ impl TimerTable {
         self.slots[i as usize].as_ref().expect("timer index in sync")
     }
 
-    fn is_live(&self, &Reverse((_, seq, i)): &Reverse<(SimTime, u64, u32)>) -> bool {
-        self.slots[i as usize].as_ref().is_some_and(|s| s.seq == seq)
+    fn is_live(&self, Reverse(e): &Reverse<QueueEntry>) -> bool {
+        self.slots[e.slot as usize]
+            .as_ref()
+            .is_some_and(|s| s.seq == e.seq())
     }
 
     /// Restores the invariants after a mutation: the top of the queue is live, and stale entries do
@@ -194,7 +221,7 @@ impl TimerTable {
                 .slots
                 .iter()
                 .enumerate()
-                .filter_map(|(i, s)| s.as_ref().map(|s| Reverse((s.deadline, s.seq, i as u32))))
+                .filter_map(|(i, s)| s.as_ref().map(|s| QueueEntry::new(s.deadline, s.seq, i as u32)))
                 .collect();
             self.queue = BinaryHeap::from(entries);
         }
@@ -221,7 +248,7 @@ impl TimerTable {
                 slot.deadline = deadline;
                 slot.seq = seq;
                 slot.kind = kind;
-                self.queue.push(Reverse((deadline, seq, i)));
+                self.queue.push(QueueEntry::new(deadline, seq, i));
                 true
             }
             None => {
@@ -244,7 +271,7 @@ impl TimerTable {
                     }
                 };
                 self.by_hash.insert(hash, i);
-                self.queue.push(Reverse((deadline, seq, i)));
+                self.queue.push(QueueEntry::new(deadline, seq, i));
                 false
             }
         };
@@ -291,12 +318,13 @@ impl TimerTable {
 
     /// The earliest deadline.
     pub(crate) fn next_deadline(&self) -> Option<SimTime> {
-        self.queue.peek().map(|Reverse((t, _, _))| *t)
+        self.queue.peek().map(|Reverse(e)| e.deadline())
     }
 
     /// Removes and returns the earliest timer due at or before `now`.
     pub(crate) fn pop_due(&mut self, now: SimTime) -> Option<Timer> {
-        let &Reverse((deadline, _, i)) = self.queue.peek()?;
+        let Reverse(top) = self.queue.peek()?;
+        let (deadline, i) = (top.deadline(), top.slot);
         if deadline > now {
             return None;
         }
