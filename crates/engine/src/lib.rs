@@ -10,6 +10,7 @@
 
 pub mod assignor;
 pub mod client;
+pub mod cluster;
 pub mod coordinator;
 pub mod event;
 pub mod java;
@@ -23,6 +24,7 @@ pub mod time;
 pub mod topic;
 
 pub use client::{ClientEvent, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
+pub use cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPartitionView, ReplicaView};
 pub use coordinator::records::{Record, RecordBody};
 pub use coordinator::timers::{Timer, TimerKey, TimerKind};
 pub use coordinator::{

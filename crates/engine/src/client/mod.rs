@@ -152,6 +152,8 @@ pub struct Consumer {
     pause: Option<Pause>,
     /// Responses held while the whole process is frozen (a GC pause).
     frozen_inbox: Vec<(i32, Response)>,
+    /// A connection dropped while the process was frozen; handled when it resumes.
+    disconnect_pending: bool,
 
     // ----------------------------------------------------------------- coordinator and membership
     coordinator: Option<NodeId>,
@@ -215,6 +217,7 @@ impl Consumer {
             app: App::Stopped,
             pause: None,
             frozen_inbox: Vec::new(),
+            disconnect_pending: false,
             coordinator: None,
             backoff_until: SimTime::ZERO,
             member_id: String::new(),
@@ -357,6 +360,31 @@ impl Consumer {
         self.events.push_back(ClientEvent::Killed);
     }
 
+    /// The connection to a broker dropped (the broker crashed, or refused a connection because it
+    /// is down). Kafka's `NetworkClient` fails every request in flight on the connection as
+    /// disconnected; the coordinator is marked unknown, so the consumer runs FindCoordinator again
+    /// (§8.1). A frozen process (GC pause) notices when it resumes.
+    pub fn handle_disconnect(&mut self, now: SimTime, topics: &Topics) {
+        if !self.lifecycle.is_running() {
+            return;
+        }
+        if self.is_frozen() {
+            self.disconnect_pending = true;
+            return;
+        }
+        self.disconnect(now);
+        self.drive(now, topics);
+    }
+
+    fn disconnect(&mut self, now: SimTime) {
+        self.mark_coordinator_unknown(now, "the connection to the coordinator dropped (broker down)");
+        // Requests that were not to the coordinator (FindCoordinator to a bootstrap broker).
+        let failed: Vec<InFlight> = std::mem::take(&mut self.in_flight).into_values().collect();
+        for f in failed {
+            self.on_request_failed(now, f, "disconnected");
+        }
+    }
+
     /// Pauses the heartbeat thread, the application's polls, or both (a GC pause freezes the whole
     /// process: even responses wait). `until = None` pauses until [`Consumer::resume`].
     pub fn pause(&mut self, _now: SimTime, until: Option<SimTime>, heartbeats: bool, polls: bool) {
@@ -381,6 +409,9 @@ impl Consumer {
             return;
         }
         self.events.push_back(ClientEvent::Resumed);
+        if std::mem::take(&mut self.disconnect_pending) {
+            self.disconnect(now);
+        }
         // A frozen heartbeat thread catches up at once, as a thread waking from a GC pause does.
         for (corr, resp) in std::mem::take(&mut self.frozen_inbox) {
             self.dispatch_response(now, corr, resp);

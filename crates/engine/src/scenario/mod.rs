@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::assignor::Strategy;
 use crate::client::{CommitMode, ConsumerConfig};
+use crate::cluster::ClusterConfig;
 use crate::coordinator::CoordinatorConfig;
 use crate::network::NetworkConfig;
-use crate::protocol::Request;
+use crate::protocol::{NodeId, Request};
 use crate::sim::Action;
 use crate::time::SimTime;
 use crate::topic::{Pattern, Subscription};
@@ -47,6 +48,10 @@ pub struct Scenario {
     /// Broker-side group settings.
     #[serde(default)]
     pub coordinator: CoordinatorSettings,
+    /// The brokers and the replication of `__consumer_offsets` (3 brokers, replication factor 3
+    /// when absent).
+    #[serde(default, skip_serializing_if = "ClusterSettings::is_empty")]
+    pub cluster: ClusterSettings,
     /// Settings every consumer starts from (each consumer may override them).
     #[serde(default)]
     pub client_defaults: ConsumerSpec,
@@ -66,6 +71,41 @@ pub struct Scenario {
 
 fn default_group_id() -> String {
     "test_group_1".into()
+}
+
+/// The cluster (see [`ClusterConfig`] for the defaults).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSettings {
+    /// How many brokers, with ids `0..brokers` (3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brokers: Option<u32>,
+    /// `offsets.topic.replication.factor` (3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication_factor: Option<u32>,
+    /// `offsets.topic.num.partitions` (50); the same setting as
+    /// `coordinator.offsets_topic_num_partitions` (give one of them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets_partitions: Option<i32>,
+    /// `min.insync.replicas` (1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_insync_replicas: Option<u32>,
+    /// `replica.lag.time.max.ms` (30000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_lag_time_max_ms: Option<u64>,
+    /// How often followers fetch; 0 is a long poll answered at once (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_fetch_interval_ms: Option<u64>,
+    /// `offsets.commit.timeout.ms` (5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets_commit_timeout_ms: Option<u64>,
+}
+
+impl ClusterSettings {
+    /// Whether nothing is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// Broker-side settings (Kafka's defaults when absent).
@@ -283,6 +323,35 @@ pub enum ActionSpec {
         /// For how long.
         duration_ms: u64,
     },
+    /// A broker crashes (or, with `graceful`, shuts down in a controlled way).
+    CrashBroker {
+        /// When.
+        at_ms: u64,
+        /// Which broker (`0..cluster.brokers`).
+        broker: i32,
+        /// A controlled shutdown rather than a crash (default false).
+        #[serde(default)]
+        graceful: bool,
+    },
+    /// A stopped broker starts again.
+    RestartBroker {
+        /// When.
+        at_ms: u64,
+        /// Which broker.
+        broker: i32,
+    },
+    /// A broker's followers fetch only every `fetch_interval_ms`.
+    SlowBroker {
+        /// When.
+        at_ms: u64,
+        /// Which broker.
+        broker: i32,
+        /// Its fetch interval (positive).
+        fetch_interval_ms: u64,
+        /// For how long (absent: until it restarts).
+        #[serde(default)]
+        duration_ms: Option<u64>,
+    },
     /// A scripted member sends a raw request, e.g. `{"JoinGroup": {...every field...}}`.
     Request {
         /// When.
@@ -311,6 +380,9 @@ impl ActionSpec {
             | Self::SetProduceRate { at_ms, .. }
             | Self::SetNetwork { at_ms, .. }
             | Self::CoordinatorFailover { at_ms, .. }
+            | Self::CrashBroker { at_ms, .. }
+            | Self::RestartBroker { at_ms, .. }
+            | Self::SlowBroker { at_ms, .. }
             | Self::Request { at_ms, .. } => *at_ms,
         }
     }
@@ -470,8 +542,26 @@ impl Scenario {
             group_max_size: s.group_max_size.unwrap_or(d.group_max_size),
             offsets_topic_num_partitions: s
                 .offsets_topic_num_partitions
+                .or(self.cluster.offsets_partitions)
                 .unwrap_or(d.offsets_topic_num_partitions),
             ..d
+        }
+    }
+
+    /// The cluster configuration the scenario asks for.
+    pub fn cluster_config(&self) -> ClusterConfig {
+        let d = ClusterConfig::default();
+        let s = &self.cluster;
+        let brokers = s.brokers.unwrap_or(d.brokers);
+        ClusterConfig {
+            brokers,
+            // With fewer brokers than Kafka's default factor and no explicit factor, every broker
+            // holds a replica (Kafka would refuse to create the topic).
+            replication_factor: s.replication_factor.unwrap_or(d.replication_factor.min(brokers)),
+            min_insync_replicas: s.min_insync_replicas.unwrap_or(d.min_insync_replicas),
+            replica_lag_time_max_ms: s.replica_lag_time_max_ms.unwrap_or(d.replica_lag_time_max_ms),
+            replica_fetch_interval_ms: s.replica_fetch_interval_ms.unwrap_or(d.replica_fetch_interval_ms),
+            offsets_commit_timeout_ms: s.offsets_commit_timeout_ms.unwrap_or(d.offsets_commit_timeout_ms),
         }
     }
 
@@ -577,6 +667,23 @@ impl Scenario {
                 ActionSpec::CoordinatorFailover { duration_ms, .. } => {
                     Action::CoordinatorFailover { duration_ms }
                 }
+                ActionSpec::CrashBroker { broker, graceful, .. } => Action::CrashBroker {
+                    broker: NodeId(broker),
+                    graceful,
+                },
+                ActionSpec::RestartBroker { broker, .. } => Action::RestartBroker {
+                    broker: NodeId(broker),
+                },
+                ActionSpec::SlowBroker {
+                    broker,
+                    fetch_interval_ms,
+                    duration_ms,
+                    ..
+                } => Action::SlowBroker {
+                    broker: NodeId(broker),
+                    fetch_interval_ms,
+                    duration_ms,
+                },
                 ActionSpec::Request { script, request, .. } => Action::SendRequest { script, request },
             };
             out.push((at, action));
@@ -604,6 +711,50 @@ impl Scenario {
                 vec![key("coordinator"), key("offsets_topic_num_partitions")],
                 "must be at least 1",
             ));
+        }
+        if let (Some(a), Some(b)) = (
+            self.coordinator.offsets_topic_num_partitions,
+            self.cluster.offsets_partitions,
+        ) {
+            if a != b {
+                ps.push(problem(
+                    vec![key("cluster"), key("offsets_partitions")],
+                    format!("{b} contradicts coordinator.offsets_topic_num_partitions {a}; give one of them"),
+                ));
+            }
+        }
+        let cl = self.cluster_config();
+        let cfield = |f: &str| vec![key("cluster"), key(f)];
+        if cl.brokers < 1 {
+            ps.push(problem(cfield("brokers"), "a cluster needs at least 1 broker"));
+        }
+        if cl.replication_factor < 1 {
+            ps.push(problem(cfield("replication_factor"), "must be at least 1"));
+        } else if cl.brokers >= 1 && cl.replication_factor > cl.brokers {
+            ps.push(problem(
+                cfield("replication_factor"),
+                format!(
+                    "replication factor {} is larger than the {} broker(s) available",
+                    cl.replication_factor, cl.brokers
+                ),
+            ));
+        }
+        if cl.min_insync_replicas < 1 {
+            ps.push(problem(cfield("min_insync_replicas"), "must be at least 1"));
+        } else if cl.replication_factor >= 1 && cl.min_insync_replicas > cl.replication_factor {
+            ps.push(problem(
+                cfield("min_insync_replicas"),
+                format!(
+                    "{} is above the replication factor {}: no append could ever succeed",
+                    cl.min_insync_replicas, cl.replication_factor
+                ),
+            ));
+        }
+        if cl.replica_lag_time_max_ms == 0 {
+            ps.push(problem(cfield("replica_lag_time_max_ms"), "must be positive"));
+        }
+        if cl.offsets_commit_timeout_ms == 0 {
+            ps.push(problem(cfield("offsets_commit_timeout_ms"), "must be positive"));
         }
         if cc.group_min_session_timeout_ms > cc.group_max_session_timeout_ms {
             ps.push(problem(
@@ -800,6 +951,36 @@ impl Scenario {
                 }
                 ActionSpec::CoordinatorFailover { duration_ms, .. } => {
                     if *duration_ms == 0 {
+                        ps.push(problem([at.clone(), vec![key("duration_ms")]].concat(), "must be positive"));
+                    }
+                }
+                ActionSpec::CrashBroker { broker, .. } | ActionSpec::RestartBroker { broker, .. } => {
+                    if *broker < 0 || *broker as i64 >= cl.brokers as i64 {
+                        ps.push(problem(
+                            [at.clone(), vec![key("broker")]].concat(),
+                            format!("no broker {broker}: brokers are 0..{}", cl.brokers),
+                        ));
+                    }
+                }
+                ActionSpec::SlowBroker {
+                    broker,
+                    fetch_interval_ms,
+                    duration_ms,
+                    ..
+                } => {
+                    if *broker < 0 || *broker as i64 >= cl.brokers as i64 {
+                        ps.push(problem(
+                            [at.clone(), vec![key("broker")]].concat(),
+                            format!("no broker {broker}: brokers are 0..{}", cl.brokers),
+                        ));
+                    }
+                    if *fetch_interval_ms == 0 {
+                        ps.push(problem(
+                            [at.clone(), vec![key("fetch_interval_ms")]].concat(),
+                            "must be positive",
+                        ));
+                    }
+                    if *duration_ms == Some(0) {
                         ps.push(problem([at.clone(), vec![key("duration_ms")]].concat(), "must be positive"));
                     }
                 }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientEvent;
+use crate::cluster::ClusterEvent;
 use crate::coordinator::timers::TimerKind;
 use crate::event::EventKind;
 use crate::network::{Endpoint, Fault, Message, NetworkConfig, Payload};
@@ -179,6 +180,11 @@ pub enum WorldEvent {
         /// The request.
         request: Request,
     },
+    /// The cluster: brokers, leaders, replication (see [`crate::cluster`]).
+    Cluster {
+        /// What happened.
+        event: ClusterEvent,
+    },
     /// An action could not be applied.
     ActionRejected {
         /// Why.
@@ -213,7 +219,12 @@ impl SimEvent {
                 NetworkEvent::Delivered { .. } => true,
                 NetworkEvent::Lost { .. } | NetworkEvent::Undeliverable { .. } => false,
             },
-            SimEventKind::World { .. } => false,
+            SimEventKind::World { event } => matches!(
+                event,
+                WorldEvent::Cluster {
+                    event: ClusterEvent::ReplicaFetched { .. } | ClusterEvent::HighWatermarkAdvanced { .. }
+                }
+            ),
         }
     }
 
@@ -316,6 +327,7 @@ impl fmt::Display for WorldEvent {
                 write!(f, "{node} leads __consumer_offsets-{partition} again and reloads it")
             }
             Self::ScriptedRequest { script, request } => write!(f, "script {script} sends {}", request.api_name()),
+            Self::Cluster { event } => write!(f, "{event}"),
             Self::ActionRejected { reason } => write!(f, "action rejected: {reason}"),
             Self::End => f.write_str("end of the scenario"),
         }

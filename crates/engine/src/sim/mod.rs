@@ -19,8 +19,21 @@
 //! nothing is left at that instant. The same scenario therefore always gives the same log, byte
 //! for byte. `Simulation` is `Clone`: the UI snapshots it for time travel.
 //!
-//! One broker for now; the world keeps a list of brokers, each with its own [`Coordinator`], so
-//! that a later controller can move `__consumer_offsets` leadership between them.
+//! # The cluster
+//!
+//! The world has a [`Cluster`] of brokers (3 by default, ids `0..n`), each with its own
+//! [`Coordinator`]. The group's coordinator is the broker that leads the group's
+//! `__consumer_offsets` partition; the partition is replicated to followers, and every record the
+//! coordinator appends is copied into the leader's replica and fetched by the followers (see
+//! [`crate::cluster`]). Brokers can crash ([`Action::CrashBroker`]: the broker answers nothing, its
+//! connections drop, and the clients that were talking to it see a disconnect and rediscover the
+//! coordinator), shut down gracefully, restart ([`Action::RestartBroker`]) and be slowed
+//! ([`Action::SlowBroker`]). When the group's partition gets a new leader, the new leader's
+//! coordinator loads the group from its own replica of the log (§5.7). A request to a broker that
+//! is down is refused (the client sees a disconnect); a response sent by a broker before it crashed
+//! is lost with the connection. Cluster events are logged as [`WorldEvent::Cluster`]. Within an
+//! instant, cluster timers (interval fetches, ISR expiration, append timeouts) run after the
+//! coordinator timers.
 
 mod log;
 mod view;
@@ -33,8 +46,9 @@ pub use log::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
 pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::{ClientEvent, ClientOutput, Consumer, ConsumerConfig, Destination};
+use crate::cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPartitionView};
 use crate::coordinator::records::Record;
-use crate::coordinator::{Coordinator, CoordinatorConfig, GroupSnapshot};
+use crate::coordinator::{partition_for, Coordinator, CoordinatorConfig, GroupSnapshot};
 use crate::network::{Endpoint, Message, Network, NetworkConfig, Payload};
 use crate::protocol::{ConnectionId, DescribedGroup, NodeId, Request, TopicPartition};
 use crate::scenario::{Scenario, ScenarioError};
@@ -143,6 +157,31 @@ pub enum Action {
     CoordinatorFailover {
         /// How long the group has no coordinator.
         duration_ms: u64,
+    },
+    /// A broker stops. A crash (`graceful: false`) loses its memory at once: it answers nothing,
+    /// parked requests are never answered, in-flight responses are lost, and clients connected to it
+    /// see a disconnect. A controlled shutdown (`graceful: true`) first unloads its coordinator
+    /// (parked JoinGroup/SyncGroup get NOT_COORDINATOR) and hands its leaderships over.
+    CrashBroker {
+        /// The broker.
+        broker: NodeId,
+        /// Controlled shutdown rather than a crash.
+        #[serde(default)]
+        graceful: bool,
+    },
+    /// A stopped broker starts again, with its log as it was.
+    RestartBroker {
+        /// The broker.
+        broker: NodeId,
+    },
+    /// A broker's followers fetch only every `fetch_interval_ms` (a slow follower).
+    SlowBroker {
+        /// The broker.
+        broker: NodeId,
+        /// Its fetch interval.
+        fetch_interval_ms: u64,
+        /// For how long (`None`: until it restarts).
+        duration_ms: Option<u64>,
     },
     /// A scripted member sends a raw protocol request (with every field exactly as given).
     SendRequest {
@@ -262,6 +301,14 @@ pub struct Simulation {
     consumer_deadline: Vec<Option<SimTime>>,
     /// Which consumer listens on each connection (the current one of each consumer only).
     connection_owner: BTreeMap<ConnectionId, usize>,
+    /// The brokers, the controller and the replication of the group's partition.
+    cluster: Cluster,
+    /// The coordinator settings every broker starts with (its `node_id` aside).
+    coordinator_config: CoordinatorConfig,
+    /// When each broker last crashed: what it sent before is lost with its connections.
+    crashed_at: BTreeMap<NodeId, SimTime>,
+    /// The broker that led the group's partition last (the coordinator the views show).
+    last_coordinator: NodeId,
 }
 
 /// The most passes over one instant before the simulation moves on (a guard against a livelock
@@ -272,9 +319,10 @@ impl Simulation {
     /// Builds the world of a scenario (validating it first).
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        let mut sim = Self::empty(
+        let mut sim = Self::with_cluster(
             scenario.group_id.clone(),
             scenario.coordinator_config(),
+            scenario.cluster_config(),
             scenario.network.clone(),
             scenario.seed,
             Some(SimTime(scenario.end_ms)),
@@ -293,7 +341,7 @@ impl Simulation {
         Ok(sim)
     }
 
-    /// An empty world: one broker leading the group's `__consumer_offsets` partition, no topics, no
+    /// An empty world with the default cluster (3 brokers, replication factor 3), no topics, no
     /// consumers. `end` is where [`Simulation::run_to_end`] stops.
     pub fn empty(
         group_id: impl Into<String>,
@@ -302,17 +350,51 @@ impl Simulation {
         seed: u64,
         end: Option<SimTime>,
     ) -> Self {
+        Self::with_cluster(
+            group_id,
+            coordinator,
+            ClusterConfig::default(),
+            network,
+            seed,
+            end,
+        )
+    }
+
+    /// An empty world on a cluster: brokers `0..n`, each with a coordinator configured as
+    /// `coordinator` (with its own `node_id`), every `__consumer_offsets` partition led by its
+    /// preferred replica, the group's partition loaded by its leader.
+    ///
+    /// # Panics
+    ///
+    /// If the cluster configuration is invalid (scenarios validate it first).
+    pub fn with_cluster(
+        group_id: impl Into<String>,
+        coordinator: CoordinatorConfig,
+        cluster: ClusterConfig,
+        network: NetworkConfig,
+        seed: u64,
+        end: Option<SimTime>,
+    ) -> Self {
         let group_id = group_id.into();
-        let mut coord = Coordinator::new(coordinator);
-        let p = coord.partition_for(&group_id);
-        coord.load(SimTime::ZERO, p, Vec::new());
+        let p = partition_for(&group_id, coordinator.offsets_topic_num_partitions);
+        let cluster = Cluster::new(cluster, coordinator.offsets_topic_num_partitions, p);
+        let leader = cluster
+            .group_leader()
+            .expect("every partition starts with a leader");
+        let brokers = cluster
+            .broker_ids()
+            .into_iter()
+            .map(|id| Broker {
+                coordinator: fresh_coordinator(&coordinator, id, &cluster),
+            })
+            .collect();
         let mut sim = Self {
             group_id,
             end,
             log_level: LogLevel::All,
             now: SimTime::ZERO,
             settled: false,
-            brokers: vec![Broker { coordinator: coord }],
+            brokers,
             consumers: Vec::new(),
             scripts: BTreeMap::new(),
             connections: BTreeMap::new(),
@@ -328,8 +410,14 @@ impl Simulation {
             consumer_deadlines: BTreeSet::new(),
             consumer_deadline: Vec::new(),
             connection_owner: BTreeMap::new(),
+            cluster,
+            coordinator_config: coordinator,
+            crashed_at: BTreeMap::new(),
+            last_coordinator: leader,
         };
-        sim.pump_broker(0);
+        let i = sim.broker_index(leader).expect("a broker");
+        sim.brokers[i].coordinator.load(SimTime::ZERO, p, Vec::new());
+        sim.pump_broker(i);
         sim
     }
 
@@ -372,6 +460,9 @@ impl Simulation {
             if let Some(d) = b.coordinator.poll_timeout() {
                 consider(d);
             }
+        }
+        if let Some(d) = self.cluster.poll_timeout() {
+            consider(d);
         }
         if let Some((d, _)) = self.consumer_deadlines.first() {
             consider(*d);
@@ -480,6 +571,12 @@ impl Simulation {
                     self.pump_broker(i);
                 }
             }
+            if self.cluster.poll_timeout().is_some_and(|d| d <= t) {
+                progressed = true;
+                let timed_out = self.cluster.handle_timeout(t);
+                self.pump_cluster();
+                self.appends_timed_out(&timed_out);
+            }
             let due: Vec<usize> = self
                 .consumer_deadlines
                 .range(..=(t, usize::MAX))
@@ -508,7 +605,24 @@ impl Simulation {
     }
 
     fn broker_index(&self, node: NodeId) -> Option<usize> {
-        self.brokers.iter().position(|b| b.coordinator.node_id() == node)
+        usize::try_from(node.0).ok().filter(|i| *i < self.brokers.len())
+    }
+
+    /// Where a request for "any broker" goes: the first live broker (broker 0 if all are down:
+    /// the connection is then refused).
+    fn bootstrap_broker(&self) -> NodeId {
+        self.cluster
+            .broker_ids()
+            .into_iter()
+            .find(|b| self.cluster.is_alive(*b))
+            .unwrap_or(NodeId(0))
+    }
+
+    /// The broker whose coordinator the views show: the group partition's leader, or the last one
+    /// while the partition is offline.
+    fn coordinator_index(&self) -> usize {
+        let node = self.cluster.group_leader().unwrap_or(self.last_coordinator);
+        self.broker_index(node).unwrap_or(0)
     }
 
     fn check(&self, action: &Action) -> Result<(), ActionError> {
@@ -578,6 +692,41 @@ impl Simulation {
             Action::DeleteTopic { topic: name } | Action::SetProduceRate { topic: name, .. } => topic(name),
             Action::SetNetwork { .. } | Action::CoordinatorFailover { .. } | Action::SendRequest { .. } => {
                 Ok(())
+            }
+            Action::CrashBroker { broker, .. } => {
+                if self.broker_index(*broker).is_none() {
+                    Err(ActionError(format!("no broker {}", broker.0)))
+                } else if !self.cluster.is_alive(*broker) {
+                    Err(ActionError(format!("broker {} is already down", broker.0)))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::RestartBroker { broker } => {
+                if self.broker_index(*broker).is_none() {
+                    Err(ActionError(format!("no broker {}", broker.0)))
+                } else if self.cluster.is_alive(*broker) {
+                    Err(ActionError(format!("broker {} is running", broker.0)))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::SlowBroker {
+                broker,
+                fetch_interval_ms,
+                ..
+            } => {
+                if self.broker_index(*broker).is_none() {
+                    Err(ActionError(format!("no broker {}", broker.0)))
+                } else if !self.cluster.is_alive(*broker) {
+                    Err(ActionError(format!("broker {} is down", broker.0)))
+                } else if *fetch_interval_ms == 0 {
+                    Err(ActionError(
+                        "a slow broker's fetch interval must be positive".into(),
+                    ))
+                } else {
+                    Ok(())
+                }
             }
         }
     }
@@ -714,7 +863,16 @@ impl Simulation {
                 });
             }
             Action::CoordinatorFailover { duration_ms } => {
-                let coord = &mut self.brokers[0].coordinator;
+                let Some(leader) = self.cluster.group_leader() else {
+                    self.emit(SimEventKind::World {
+                        event: WorldEvent::ActionRejected {
+                            reason: "the group's partition has no leader".into(),
+                        },
+                    });
+                    return;
+                };
+                let ci = self.broker_index(leader).unwrap_or(0);
+                let coord = &mut self.brokers[ci].coordinator;
                 let node = coord.node_id();
                 let partition = coord.partition_for(&self.group_id);
                 if !coord.led_partitions().iter().any(|(p, _)| *p == partition) {
@@ -728,8 +886,8 @@ impl Simulation {
                 self.emit(SimEventKind::World {
                     event: WorldEvent::CoordinatorUnloaded { node, partition },
                 });
-                let records = self.brokers[0].coordinator.unload(now, partition);
-                self.pump_broker(0);
+                let records = self.brokers[ci].coordinator.unload(now, partition);
+                self.pump_broker(ci);
                 self.scheduled.insert(
                     (now + SimDuration::from_millis(duration_ms), self.next_scheduled),
                     Scheduled::Reload {
@@ -739,6 +897,25 @@ impl Simulation {
                     },
                 );
                 self.next_scheduled += 1;
+            }
+            Action::CrashBroker { broker, graceful } => self.crash_broker(broker, graceful),
+            Action::RestartBroker { broker } => {
+                let Some(i) = self.broker_index(broker) else {
+                    return;
+                };
+                self.brokers[i].coordinator =
+                    fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
+                self.cluster.restart(now, broker);
+                self.pump_cluster();
+            }
+            Action::SlowBroker {
+                broker,
+                fetch_interval_ms,
+                duration_ms,
+            } => {
+                let until = duration_ms.map(|d| now + SimDuration::from_millis(d));
+                self.cluster.slow(now, broker, fetch_interval_ms, until);
+                self.pump_cluster();
             }
             Action::SendRequest { script, request } => {
                 if !self.scripts.contains_key(&script) {
@@ -760,7 +937,11 @@ impl Simulation {
                 let slot = self.scripts.get_mut(&script).expect("script slot just ensured");
                 slot.next_correlation += 1;
                 let (connection, corr) = (slot.connection, slot.next_correlation);
-                let to = Endpoint::Broker(self.brokers[0].coordinator.node_id());
+                let to = Endpoint::Broker(
+                    self.cluster
+                        .group_leader()
+                        .unwrap_or_else(|| self.bootstrap_broker()),
+                );
                 self.send(
                     Endpoint::Script(script),
                     to,
@@ -770,6 +951,119 @@ impl Simulation {
                 );
             }
         }
+    }
+
+    /// A broker stops (see [`Action::CrashBroker`]).
+    fn crash_broker(&mut self, broker: NodeId, graceful: bool) {
+        let now = self.now;
+        let Some(i) = self.broker_index(broker) else {
+            return;
+        };
+        let p = self.cluster.group_partition();
+        if graceful && self.cluster.group_leader() == Some(broker) {
+            // Controlled shutdown: the coordinator resigns first, answering what it parked.
+            let _ = self.brokers[i].coordinator.unload(now, p);
+            self.pump_broker(i);
+        }
+        // Whatever it had in memory is gone.
+        self.brokers[i].coordinator = fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
+        if !graceful {
+            self.crashed_at.insert(broker, now);
+        }
+        self.cluster.crash(now, broker, graceful);
+        self.pump_cluster();
+        if !graceful {
+            // Its connections drop: every consumer talking to it sees a disconnect.
+            let mut talking: BTreeSet<ConnectionId> = self
+                .network
+                .in_flight()
+                .filter(|m| m.to == Endpoint::Broker(broker) || m.from == Endpoint::Broker(broker))
+                .map(|m| m.connection)
+                .collect();
+            for (j, slot) in self.consumers.iter().enumerate() {
+                if slot.consumer.coordinator() == Some(broker) && slot.consumer.lifecycle().is_running() {
+                    talking.insert(self.consumers[j].connection);
+                }
+            }
+            for c in talking {
+                if let Some(&j) = self.connection_owner.get(&c) {
+                    self.consumers[j].consumer.handle_disconnect(now, &self.topics);
+                    self.pump_consumer(j);
+                }
+            }
+        }
+    }
+
+    /// Reacts to what the cluster did: leadership for FindCoordinator, loading the group on a new
+    /// leader, completing appends the HW now covers. Logs every cluster event.
+    fn pump_cluster(&mut self) {
+        while let Some(ev) = self.cluster.poll_event() {
+            let reaction = ev.clone();
+            self.emit(SimEventKind::World {
+                event: WorldEvent::Cluster { event: ev },
+            });
+            match reaction {
+                ClusterEvent::LeaderElected {
+                    partition, leader, ..
+                } => {
+                    self.tell_leader(partition, Some(leader));
+                    self.last_coordinator = leader;
+                    if let Some(i) = self.broker_index(leader) {
+                        let records = self.cluster.replica_log(leader).unwrap_or_default().to_vec();
+                        self.brokers[i].coordinator.load(self.now, partition, records);
+                        self.pump_broker(i);
+                    }
+                }
+                ClusterEvent::PartitionOffline { partition, .. } => self.tell_leader(partition, None),
+                ClusterEvent::LeadersMoved { changes } => {
+                    for (p, l) in changes {
+                        self.tell_leader(p, l);
+                    }
+                }
+                ClusterEvent::HighWatermarkAdvanced {
+                    partition,
+                    leader,
+                    to,
+                    ..
+                } => {
+                    self.high_watermark_advanced(leader, partition, to);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Every live coordinator learns a partition's leader (for FindCoordinator).
+    fn tell_leader(&mut self, partition: i32, leader: Option<NodeId>) {
+        for b in &mut self.brokers {
+            b.coordinator.set_partition_leader(partition, leader);
+        }
+    }
+
+    /// The group partition's HW reached `hw` on `leader`.
+    fn high_watermark_advanced(&mut self, leader: NodeId, partition: i32, hw: u64) {
+        let _ = (leader, partition, hw);
+    }
+
+    /// Appends that waited too long for the HW.
+    fn appends_timed_out(&mut self, offsets: &[u64]) {
+        let _ = offsets;
+    }
+
+    /// Copies the coordinator's new records into the leader's replica, which replicates them.
+    fn sync_replica(&mut self, i: usize) {
+        let node = NodeId(i as i32);
+        if self.cluster.group_leader() != Some(node) {
+            return;
+        }
+        let p = self.cluster.group_partition();
+        let leo = self.cluster.log_end_offset(node).unwrap_or(0) as usize;
+        let new = match self.brokers[i].coordinator.log(p) {
+            Some(log) if log.len() > leo => log[leo..].to_vec(),
+            _ => return,
+        };
+        self.cluster.leader_appended(self.now, &new);
+        self.pump_cluster();
     }
 
     fn with_consumer(&mut self, name: &str, f: impl FnOnce(&mut Consumer, &Topics)) {
@@ -810,6 +1104,11 @@ impl Simulation {
     }
 
     fn pump_broker(&mut self, i: usize) {
+        self.pump_broker_outputs(i);
+        self.sync_replica(i);
+    }
+
+    fn pump_broker_outputs(&mut self, i: usize) {
         let node = self.brokers[i].coordinator.node_id();
         while let Some(ev) = self.brokers[i].coordinator.poll_event() {
             if self.log_level != LogLevel::Off {
@@ -876,7 +1175,7 @@ impl Simulation {
                 request,
             } = out;
             let node = match to {
-                Destination::AnyBroker => self.brokers[0].coordinator.node_id(),
+                Destination::AnyBroker => self.bootstrap_broker(),
                 Destination::Coordinator(n) => n,
             };
             let connection = self.consumers[i].connection;
@@ -892,6 +1191,38 @@ impl Simulation {
     }
 
     fn deliver(&mut self, msg: Message) {
+        if let Endpoint::Broker(b) = &msg.from {
+            if self.crashed_at.get(b).is_some_and(|t| msg.sent_at <= *t) {
+                self.emit(SimEventKind::Network {
+                    event: NetworkEvent::Undeliverable {
+                        id: msg.id,
+                        to: msg.to.clone(),
+                        api: msg.payload.api().into(),
+                        reason: format!("broker {} crashed after sending it; the connection is gone", b.0),
+                    },
+                });
+                return;
+            }
+        }
+        if let Endpoint::Broker(b) = &msg.to {
+            if !self.cluster.is_alive(*b) && self.broker_index(*b).is_some() {
+                self.emit(SimEventKind::Network {
+                    event: NetworkEvent::Undeliverable {
+                        id: msg.id,
+                        to: msg.to.clone(),
+                        api: msg.payload.api().into(),
+                        reason: format!("broker {} is down: connection refused", b.0),
+                    },
+                });
+                if let Some(&j) = self.connection_owner.get(&msg.connection) {
+                    self.consumers[j]
+                        .consumer
+                        .handle_disconnect(self.now, &self.topics);
+                    self.pump_consumer(j);
+                }
+                return;
+            }
+        }
         if msg.fault == Some(crate::network::Fault::Dropped) {
             self.emit(SimEventKind::Network {
                 event: NetworkEvent::Lost {
@@ -976,9 +1307,31 @@ impl Simulation {
         self.next_seq - 1
     }
 
-    /// The group coordinator of the group (broker 0 for now).
+    /// The group's coordinator: the coordinator of the broker leading the group's partition (of
+    /// the last leader while the partition is offline; a crashed broker's coordinator is empty).
     pub fn coordinator(&self) -> &Coordinator {
-        &self.brokers[0].coordinator
+        &self.brokers[self.coordinator_index()].coordinator
+    }
+
+    /// A broker's coordinator.
+    pub fn broker_coordinator(&self, broker: NodeId) -> Option<&Coordinator> {
+        self.broker_index(broker).map(|i| &self.brokers[i].coordinator)
+    }
+
+    /// The cluster: brokers, placement, the group partition's replicas.
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    /// Every broker, as the UI draws it (alive, slowed, the partitions it leads and holds).
+    pub fn brokers(&self) -> Vec<BrokerView> {
+        self.cluster.brokers()
+    }
+
+    /// The group's `__consumer_offsets` partition: leader, replicas with their LEO, ISR and HW
+    /// (drawn next to [`Simulation::group`]).
+    pub fn offsets_partition(&self) -> OffsetsPartitionView {
+        self.cluster.offsets_partition()
     }
 
     /// What DescribeGroups says about the group.
@@ -1205,6 +1558,18 @@ impl Simulation {
         }
         out
     }
+}
+
+/// A broker's coordinator as it starts: no partition loaded, every partition's leader known.
+fn fresh_coordinator(config: &CoordinatorConfig, id: NodeId, cluster: &Cluster) -> Coordinator {
+    let mut c = Coordinator::new(CoordinatorConfig {
+        node_id: id,
+        ..config.clone()
+    });
+    for p in 0..cluster.offsets_partitions() {
+        c.set_partition_leader(p, cluster.leader(p));
+    }
+    c
 }
 
 fn settings_summary(c: &ConsumerConfig) -> String {
