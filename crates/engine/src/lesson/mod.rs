@@ -182,6 +182,12 @@ pub enum AnswerSpec {
         /// The partition.
         partition: i32,
     },
+    /// The consumer whose JoinGroup was the last one the coordinator took in (added or rejoined)
+    /// before the reveal point: the member everyone else waited for. Choices are strings.
+    LastToJoin,
+    /// The group's `__consumer_offsets` partition (`abs(hashCode(group.id)) % 50`). Choices are
+    /// integers.
+    OffsetsPartition,
     /// The error code carried by the reveal step's own event (`"ILLEGAL_GENERATION"`, ...).
     /// Choices are strings.
     EventError,
@@ -543,10 +549,14 @@ fn check_predict(path: &str, p: &Predict) -> Result<(), LessonError> {
                     | AnswerSpec::GroupState
                     | AnswerSpec::Protocol
                     | AnswerSpec::MemberState { .. }
-                    | AnswerSpec::EventError,
+                    | AnswerSpec::EventError
+                    | AnswerSpec::LastToJoin,
                 AnswerValue::Text(_)
             ) | (
-                AnswerSpec::Generation | AnswerSpec::MemberCount | AnswerSpec::CommittedOffset { .. },
+                AnswerSpec::Generation
+                    | AnswerSpec::MemberCount
+                    | AnswerSpec::CommittedOffset { .. }
+                    | AnswerSpec::OffsetsPartition,
                 AnswerValue::Number(_)
             ) | (AnswerSpec::HasDuplicates { .. }, AnswerValue::Bool(_))
                 | (AnswerSpec::OwnedPartitions { .. }, AnswerValue::Partitions(_))
@@ -585,6 +595,8 @@ impl AnswerSpec {
             Self::MemberState { .. } => "member_state",
             Self::HasDuplicates { .. } => "has_duplicates",
             Self::CommittedOffset { .. } => "committed_offset",
+            Self::OffsetsPartition => "offsets_partition",
+            Self::LastToJoin => "last_to_join",
             Self::EventError => "event_error",
         }
     }
@@ -595,8 +607,11 @@ impl AnswerSpec {
             | Self::GroupState
             | Self::Protocol
             | Self::MemberState { .. }
-            | Self::EventError => "expects a string",
-            Self::Generation | Self::MemberCount | Self::CommittedOffset { .. } => "expects an integer",
+            | Self::EventError
+            | Self::LastToJoin => "expects a string",
+            Self::Generation | Self::MemberCount | Self::CommittedOffset { .. } | Self::OffsetsPartition => {
+                "expects an integer"
+            }
             Self::HasDuplicates { .. } => "expects true or false",
             Self::OwnedPartitions { .. } => "expects a list of \"topic-partition\" strings",
         }
@@ -659,6 +674,23 @@ impl AnswerSpec {
                     .copied()
                     .unwrap_or(-1),
             ),
+            Self::LastToJoin => {
+                let names = MemberNames::from_log(sim.log());
+                let last = sim.log().iter().rev().find_map(|e| match &e.kind {
+                    crate::sim::SimEventKind::Coordinator {
+                        event:
+                            crate::event::EventKind::MemberAdded { member_id, .. }
+                            | crate::event::EventKind::MemberUpdated { member_id, .. },
+                        ..
+                    } => Some(member_id.clone()),
+                    _ => None,
+                });
+                let last = last.ok_or_else(|| err(".answer", "nobody has joined yet"))?;
+                AnswerValue::Text(names.consumer_of(&last).map(str::to_owned).unwrap_or(last))
+            }
+            Self::OffsetsPartition => {
+                AnswerValue::Number(i64::from(sim.coordinator().partition_for(sim.group_id())))
+            }
             Self::EventError => {
                 let f = facts(anchor, &MemberNames::from_log(sim.log()));
                 AnswerValue::Text(f.error.ok_or_else(|| {
