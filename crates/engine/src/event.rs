@@ -262,6 +262,16 @@ pub enum EventKind {
         /// The record.
         record: Record,
     },
+    /// An append that something waited on failed (e.g. `REQUEST_TIMED_OUT`: not replicated within
+    /// `offsets.commit.timeout.ms`); what waited gets the mapped error.
+    AppendFailed {
+        /// The partition.
+        partition: i32,
+        /// The record's offset.
+        offset: u64,
+        /// The append error (before mapping).
+        error: ErrorCode,
+    },
     /// This coordinator became leader of a partition and loaded it.
     PartitionLoaded {
         /// The partition.
@@ -829,6 +839,15 @@ impl fmt::Display for EventKind {
                 f,
                 "__consumer_offsets-{partition} offset {}: appended {}",
                 record.offset, record.body
+            ),
+            Self::AppendFailed {
+                partition,
+                offset,
+                error,
+            } => write!(
+                f,
+                "__consumer_offsets-{partition} offset {offset}: append failed with {error}; waiters get {}",
+                error.append_error_to_response_error()
             ),
             Self::PartitionLoaded { partition, records } => {
                 write!(f, "__consumer_offsets-{partition}: now leader; loaded {records} record(s)")

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use common::*;
 use proptest::prelude::*;
 use rebalance_engine::protocol::*;
-use rebalance_engine::{Coordinator, EventKind, Request, Response};
+use rebalance_engine::{Coordinator, EventKind, RecordBody, Request, Response};
 
 #[derive(Clone, Debug)]
 enum Who {
@@ -344,6 +344,25 @@ impl Model {
                     }
                 }
                 EventKind::GroupRemoved { .. } => self.last_generation = 0,
+                EventKind::GroupLoaded { .. } => {
+                    // A load brings back what the log says (§5.7): the last group record's
+                    // assignments, not a replacement or rebalance that was never persisted.
+                    let p = self.h.coord.partition_for(G);
+                    let last = self.h.coord.log(p).and_then(|log| {
+                        log.iter().rev().find_map(|r| match &r.body {
+                            RecordBody::GroupMetadata(m) if m.group_id == G => Some(m.clone()),
+                            _ => None,
+                        })
+                    });
+                    if let Some(m) = last {
+                        self.stored = m
+                            .members
+                            .iter()
+                            .map(|x| (x.member_id.clone(), x.assignment.clone()))
+                            .collect();
+                        self.stored_generation = m.generation_id;
+                    }
+                }
                 _ => {}
             }
         }

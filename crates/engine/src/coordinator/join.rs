@@ -11,7 +11,7 @@ use crate::protocol::{
 use super::group::{Group, Member, Parked};
 use super::records::{GroupMetadataRecord, RecordBody};
 use super::timers::{TimerKey, TimerKind};
-use super::{heartbeat, load, Coordinator, Io};
+use super::{heartbeat, load, Coordinator, Io, Waiter};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.joinGroup`, then `classicGroupJoinToClassicGroup`.
@@ -383,13 +383,13 @@ fn replace_static_member_then_rebalance_or_complete_join(
                 let record = load::group_metadata_record(g, None);
                 let result = io.append(g.partition, RecordBody::GroupMetadata(record));
                 let parked = g.take_join(&new_id).expect("just parked");
-                let resp = match result {
-                    // TODO(replication): Kafka reverts the replacement when the append fails; with
-                    // synchronous appends that cannot happen yet.
+                let resp = match &result {
+                    // Kafka reverts the replacement when the append fails; the playground keeps it
+                    // (see `append::Waiter::StaticJoin`).
                     Err(e) => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
                     // v9+ (KIP-814): a returning leader learns it is leader, gets the members and is
                     // told not to recompute the assignment.
-                    Ok(()) if api_version >= 9 => {
+                    Ok(_) if api_version >= 9 => {
                         let is_leader = g.is_leader(&new_id);
                         JoinGroupResponse {
                             skip_assignment: is_leader,
@@ -398,12 +398,21 @@ fn replace_static_member_then_rebalance_or_complete_join(
                     }
                     // Below v9 the old leader id is reported, so the instance never believes it
                     // leads and computes nothing.
-                    Ok(()) => JoinGroupResponse {
+                    Ok(_) => JoinGroupResponse {
                         leader: leader_before.unwrap_or_default(),
                         ..current_generation_response(g, &new_id, false)
                     },
                 };
-                io.respond(parked, Response::JoinGroup(resp));
+                // With replication, the answer waits until the record is replicated.
+                let waiter = Waiter::StaticJoin {
+                    reply: parked,
+                    response: resp,
+                };
+                if let Some(Waiter::StaticJoin { reply, response }) =
+                    io.wait_or_return(g.partition, &result, waiter)
+                {
+                    io.respond(reply, Response::JoinGroup(response));
+                }
             } else {
                 let reason = Reason::StaticMemberReplaced { member_id: new_id };
                 maybe_prepare_rebalance_or_complete_join(g, io, reason);

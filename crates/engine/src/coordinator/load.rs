@@ -84,6 +84,8 @@ impl Coordinator {
         {
             self.unload(now, partition);
         }
+        // Nothing from an earlier tenure waits any more.
+        self.io.waiting.retain(|(p, _), _| *p != partition);
         let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
         let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
         for r in &records {
@@ -180,6 +182,10 @@ impl Coordinator {
     /// [`Coordinator::load`] (empty if this broker did not lead it).
     pub fn unload(&mut self, now: SimTime, partition: i32) -> Vec<Record> {
         self.advance(now);
+        if !self.io.logs.contains_key(&partition) {
+            return Vec::new();
+        }
+        self.fail_waiting(partition);
         let Some(log) = self.io.logs.remove(&partition) else {
             return Vec::new();
         };

@@ -21,9 +21,11 @@
 //! (time going backwards) or the coordinator has a bug (an illegal state transition).
 //!
 //! Persistence: the coordinator appends records (group metadata, offset commits, tombstones) to the
-//! log of each partition it leads ([`Coordinator::log`]). Appends complete synchronously for now; the
-//! append path is one function (`Io::append`) so that replication can later make completion
-//! asynchronous.
+//! log of each partition it leads ([`Coordinator::log`]). Appends complete at once by default; with
+//! [`Coordinator::set_await_replication`] what depends on an append (the leader's SyncGroup, an
+//! OffsetCommit, a static member's replacement) waits until the caller reports the high watermark
+//! ([`Coordinator::handle_high_watermark`]) or an append error
+//! ([`Coordinator::handle_append_error`]); see the `append` module.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -37,6 +39,7 @@ use crate::time::{SimDuration, SimTime};
 pub mod records;
 pub mod timers;
 
+mod append;
 mod describe;
 mod find;
 mod group;
@@ -49,6 +52,7 @@ mod offsets;
 mod state;
 mod sync;
 
+use append::Waiter;
 pub use describe::{GroupSnapshot, MemberSnapshot};
 pub use group::CommittedOffset;
 use group::{Group, Parked};
@@ -137,6 +141,12 @@ pub(crate) struct Io {
     pub(crate) outbox: VecDeque<Outgoing>,
     pub(crate) events: VecDeque<Event>,
     pub(crate) logs: BTreeMap<i32, PartitionLog>,
+    /// Whether appends wait for the high watermark (acks=all on a replicated partition).
+    pub(crate) await_replication: bool,
+    /// Errors appends get before writing anything, by partition (e.g. `NOT_ENOUGH_REPLICAS`).
+    pub(crate) append_errors: BTreeMap<i32, ErrorCode>,
+    /// What waits for an append, by `(partition, offset)`.
+    pub(crate) waiting: BTreeMap<(i32, u64), Waiter>,
 }
 
 impl Io {
@@ -182,14 +192,17 @@ impl Io {
         }
     }
 
-    /// Appends a record to a led partition's log.
+    /// Appends a record to a led partition's log and returns its offset.
     ///
-    /// This is the persistence seam: today the append succeeds at once (as with `acks=1` on a
-    /// single replica). When replication arrives, completion becomes asynchronous and callers'
-    /// continuations (e.g. `sync::complete_leader_assignment`) run when the high watermark passes the
-    /// record; an `Err` carries the append error, which callers map with
-    /// [`ErrorCode::append_error_to_response_error`].
-    pub(crate) fn append(&mut self, partition: i32, body: RecordBody) -> Result<(), ErrorCode> {
+    /// This is the persistence seam. Without replication the append is complete when this returns.
+    /// With [`Coordinator::set_await_replication`], it is complete only when the high watermark
+    /// passes the offset: callers that depend on it hand a [`Waiter`] to
+    /// [`Io::wait_or_return`]. An `Err` carries the append error (nothing was written), which
+    /// callers map with [`ErrorCode::append_error_to_response_error`].
+    pub(crate) fn append(&mut self, partition: i32, body: RecordBody) -> Result<u64, ErrorCode> {
+        if let Some(e) = self.append_errors.get(&partition) {
+            return Err(*e);
+        }
         let Some(log) = self.logs.get_mut(&partition) else {
             return Err(ErrorCode::NotLeaderOrFollower);
         };
@@ -198,9 +211,27 @@ impl Io {
             appended_at: self.now,
             body,
         };
+        let offset = record.offset;
         log.records.push(record.clone());
         self.emit(EventKind::RecordAppended { partition, record });
-        Ok(())
+        Ok(offset)
+    }
+
+    /// After an append: registers `w` to wait for the high watermark if the append succeeded and
+    /// appends await replication (returns `None`), else hands `w` back to run now with the result.
+    pub(crate) fn wait_or_return(
+        &mut self,
+        partition: i32,
+        result: &Result<u64, ErrorCode>,
+        w: Waiter,
+    ) -> Option<Waiter> {
+        match result {
+            Ok(offset) if self.await_replication => {
+                self.waiting.insert((partition, *offset), w);
+                None
+            }
+            _ => Some(w),
+        }
     }
 }
 
@@ -228,6 +259,9 @@ impl Coordinator {
                 outbox: VecDeque::new(),
                 events: VecDeque::new(),
                 logs: BTreeMap::new(),
+                await_replication: false,
+                append_errors: BTreeMap::new(),
+                waiting: BTreeMap::new(),
             },
             active: true,
             partition_leaders: BTreeMap::new(),

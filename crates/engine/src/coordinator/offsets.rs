@@ -13,7 +13,7 @@ use crate::time::SimTime;
 use super::group::{CommittedOffset, Group, Parked};
 use super::records::{OffsetCommitRecord, RecordBody};
 use super::timers::{TimerKey, TimerKind};
-use super::{heartbeat, Coordinator, Io};
+use super::{heartbeat, Coordinator, Io, Waiter};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.commitOffsets`, then `OffsetMetadataManager.commitOffset`.
@@ -68,6 +68,7 @@ impl Coordinator {
         let max = self.io.config.offset_metadata_max_bytes;
         let mut results = Vec::with_capacity(req.partitions.len());
         let mut accepted = Vec::new();
+        let mut last_offset = None;
         for p in &req.partitions {
             let code = if p.committed_metadata.len() > max {
                 ErrorCode::OffsetMetadataTooLarge
@@ -94,9 +95,10 @@ impl Coordinator {
                     expire_timestamp: expire,
                 };
                 match self.io.append(g.partition, RecordBody::OffsetCommit(record)) {
-                    Ok(()) => {
-                        g.offsets.insert(tp, offset);
-                        accepted.push(p.clone());
+                    Ok(o) => {
+                        // Visible (and answered) once the append completes.
+                        accepted.push((results.len(), p.clone(), tp, offset));
+                        last_offset = Some(o);
                         ErrorCode::None
                     }
                     Err(e) => e.append_error_to_response_error(),
@@ -108,16 +110,18 @@ impl Coordinator {
                 error_code: code,
             });
         }
-        if !accepted.is_empty() {
-            self.io.emit(EventKind::OffsetsCommitted {
-                group_id: g.id.clone(),
-                partitions: accepted,
-            });
-        }
-        self.io.respond(
+        let partition = g.partition;
+        let waiter = Waiter::OffsetCommit {
             reply,
-            Response::OffsetCommit(OffsetCommitResponse { partitions: results }),
-        );
+            group_id: g.id.clone(),
+            results,
+            accepted,
+        };
+        // The records of one commit are contiguous: the last one's completion covers them all.
+        match last_offset {
+            Some(o) => self.after_append(partition, Ok(o), waiter),
+            None => self.complete(waiter, Ok(())),
+        }
     }
 
     /// Kafka: `OffsetMetadataManager.fetchOffsets` / `fetchAllOffsets`. Offsets come back whatever

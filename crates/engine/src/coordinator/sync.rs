@@ -10,7 +10,7 @@ use crate::protocol::{
 use super::group::{Group, Parked};
 use super::records::RecordBody;
 use super::timers::TimerKey;
-use super::{join, load, Coordinator, Io};
+use super::{join, load, Coordinator, Io, Waiter};
 
 impl Coordinator {
     /// Kafka: `GroupCoordinatorService.syncGroup`, then `classicGroupSyncToClassicGroup`.
@@ -105,7 +105,16 @@ fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: &SyncGroupRequest) {
                 let generation = g.generation;
                 let record = load::group_metadata_record(g, Some(&assignment));
                 let result = io.append(g.partition, RecordBody::GroupMetadata(record));
-                complete_leader_assignment(g, io, generation, assignment, result);
+                let waiter = Waiter::LeaderAssignment {
+                    group_id: g.id.clone(),
+                    generation,
+                    assignment,
+                };
+                if let Some(Waiter::LeaderAssignment { assignment, .. }) =
+                    io.wait_or_return(g.partition, &result, waiter)
+                {
+                    complete_leader_assignment(g, io, generation, assignment, result.map(|_| ()));
+                }
             }
         }
         GroupState::Stable => {
@@ -125,7 +134,7 @@ fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: &SyncGroupRequest) {
 }
 
 /// Kafka: the append callback of the leader's SyncGroup. Runs when the group-metadata record with
-/// the assignment is persisted (today: at once). Only acts if the group is still in the same
+/// the assignment is persisted (at once, or when the high watermark passes it). Only acts if the group is still in the same
 /// CompletingRebalance generation, since another member may have triggered a rebalance meanwhile.
 pub(crate) fn complete_leader_assignment(
     g: &mut Group,

@@ -50,7 +50,7 @@ use crate::cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPa
 use crate::coordinator::records::Record;
 use crate::coordinator::{partition_for, Coordinator, CoordinatorConfig, GroupSnapshot};
 use crate::network::{Endpoint, Message, Network, NetworkConfig, Payload};
-use crate::protocol::{ConnectionId, DescribedGroup, NodeId, Request, TopicPartition};
+use crate::protocol::{ConnectionId, DescribedGroup, ErrorCode, NodeId, Request, TopicPartition};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::{SimDuration, SimTime};
 use crate::topic::{Subscription, Topics};
@@ -1002,6 +1002,7 @@ impl Simulation {
             self.emit(SimEventKind::World {
                 event: WorldEvent::Cluster { event: ev },
             });
+            self.refresh_append_gate();
             match reaction {
                 ClusterEvent::LeaderElected {
                     partition, leader, ..
@@ -1040,14 +1041,45 @@ impl Simulation {
         }
     }
 
-    /// The group partition's HW reached `hw` on `leader`.
+    /// The group partition's HW reached `hw` on `leader`: what waited on the appends below it
+    /// completes.
     fn high_watermark_advanced(&mut self, leader: NodeId, partition: i32, hw: u64) {
-        let _ = (leader, partition, hw);
+        if let Some(i) = self.broker_index(leader) {
+            self.brokers[i]
+                .coordinator
+                .handle_high_watermark(self.now, partition, hw);
+            self.pump_broker(i);
+        }
     }
 
-    /// Appends that waited too long for the HW.
+    /// Appends that waited `offsets.commit.timeout.ms` for the HW fail with `REQUEST_TIMED_OUT`.
     fn appends_timed_out(&mut self, offsets: &[u64]) {
-        let _ = offsets;
+        let Some(leader) = self.cluster.group_leader() else {
+            return;
+        };
+        let Some(i) = self.broker_index(leader) else {
+            return;
+        };
+        let p = self.cluster.group_partition();
+        for o in offsets {
+            self.brokers[i]
+                .coordinator
+                .handle_append_error(self.now, p, *o, ErrorCode::RequestTimedOut);
+        }
+        self.pump_broker(i);
+    }
+
+    /// The group's coordinator refuses appends while the ISR is below `min.insync.replicas`
+    /// (`NOT_ENOUGH_REPLICAS`, acks=all).
+    fn refresh_append_gate(&mut self) {
+        let Some(leader) = self.cluster.group_leader() else {
+            return;
+        };
+        let p = self.cluster.group_partition();
+        let gate = self.cluster.append_error();
+        if let Some(i) = self.broker_index(leader) {
+            self.brokers[i].coordinator.set_append_error(p, gate);
+        }
     }
 
     /// Copies the coordinator's new records into the leader's replica, which replicates them.
@@ -1569,6 +1601,8 @@ fn fresh_coordinator(config: &CoordinatorConfig, id: NodeId, cluster: &Cluster) 
     for p in 0..cluster.offsets_partitions() {
         c.set_partition_leader(p, cluster.leader(p));
     }
+    // acks=all: what depends on an append waits for the high watermark.
+    c.set_await_replication(true);
     c
 }
 
