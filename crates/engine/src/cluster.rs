@@ -1039,6 +1039,8 @@ impl Cluster {
         }
         self.move_other_leaders();
         self.reschedule_fetches();
+        // Followers start fetching from the (new) leader at once.
+        self.replicate(now);
         was_leader
     }
 
@@ -1074,6 +1076,7 @@ impl Cluster {
         }
         self.move_other_leaders();
         self.reschedule_fetches();
+        self.replicate(now);
         elected
     }
 

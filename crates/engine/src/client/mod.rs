@@ -377,7 +377,7 @@ impl Consumer {
     }
 
     fn disconnect(&mut self, now: SimTime) {
-        self.mark_coordinator_unknown(now, "the connection to the coordinator dropped (broker down)");
+        self.mark_coordinator_unknown(now, "the connection to the broker dropped");
         // Requests that were not to the coordinator (FindCoordinator to a bootstrap broker).
         let failed: Vec<InFlight> = std::mem::take(&mut self.in_flight).into_values().collect();
         for f in failed {

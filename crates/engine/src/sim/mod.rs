@@ -1588,6 +1588,34 @@ impl Simulation {
         for (tp, o) in self.committed_offsets() {
             out.push(format!("committed {tp} = {o}"));
         }
+        // The cluster, once something happened to it.
+        let p = self.offsets_partition();
+        let eventful = p.leader_epoch > 0
+            || p.isr.len() != p.replicas.len()
+            || self.brokers().iter().any(|b| !b.alive || b.slowed.is_some());
+        if eventful {
+            let leos: Vec<String> = p
+                .replicas
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}{}: {}",
+                        r.broker.0,
+                        if r.alive { "" } else { " (down)" },
+                        r.log_end_offset
+                    )
+                })
+                .collect();
+            out.push(format!(
+                "__consumer_offsets-{}: leader {}, epoch {}, ISR {:?}, HW {}, LEO [{}]",
+                p.partition,
+                p.leader.map_or("none".to_owned(), |l| format!("broker {}", l.0)),
+                p.leader_epoch,
+                p.isr.iter().map(|b| b.0).collect::<Vec<_>>(),
+                p.high_watermark,
+                leos.join(", ")
+            ));
+        }
         out
     }
 }
