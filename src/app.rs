@@ -1,29 +1,183 @@
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::components::{GroupPanel, Header};
+use crate::components::{
+    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector, Stage,
+    Toolbar, TopicPanel,
+};
+use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
 use crate::prefs;
+use crate::state::{Change, Playground, PlaygroundContext, Speed};
 
-/// The whole playground. It owns the language and hands it down through a context.
+/// The id of the add-consumer form's submit button (the `a` shortcut presses it).
+pub const ADD_CONSUMER_BUTTON_ID: &str = "add-consumer-submit";
+
+/// Panels re-render at most this often while the simulation runs (the tokens move every frame).
+const REFRESH_MS: f64 = 100.0;
+
+/// The longest wall-clock gap one frame may advance (a background tab must not jump minutes).
+const MAX_FRAME_MS: f64 = 100.0;
+
+#[derive(Default)]
+struct LoopState {
+    last_frame: Option<f64>,
+    last_refresh: f64,
+}
+
+/// The whole playground. It owns the language, the simulation and the animation loop, and hands
+/// them down through contexts.
 #[component]
 pub fn App() -> Html {
     let lang = use_state(prefs::initial_lang);
+    let presenting = use_state(prefs::initial_presentation);
+    let help_open = use_state(|| false);
+    let playground = use_reducer(|| Playground::new(1, true));
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
+    use_effect_with(*presenting, |on| prefs::save_presentation(*on));
+
+    // The animation loop: advance virtual time, redraw the moving layer, and refresh the panels
+    // when the log grew (at most every REFRESH_MS).
+    let loop_state = use_mut_ref(LoopState::default);
+    {
+        let world = playground.world.clone();
+        let frames = playground.frames.clone();
+        let playing = playground.playing;
+        let factor = playground.speed.factor();
+        let shown_len = playground.view.log_len;
+        let dispatcher = playground.dispatcher();
+        use_animation_frame(Callback::from(move |t: f64| {
+            let mut ls = loop_state.borrow_mut();
+            let dt = ls
+                .last_frame
+                .map_or(0.0, |last| (t - last).clamp(0.0, MAX_FRAME_MS));
+            ls.last_frame = Some(t);
+            let grew = {
+                let mut w = world.borrow_mut();
+                if playing {
+                    w.advance(dt * factor);
+                }
+                w.log_len() != shown_len
+            };
+            let refresh = grew && t - ls.last_refresh >= REFRESH_MS;
+            if refresh {
+                ls.last_refresh = t;
+            }
+            drop(ls);
+            frames.emit();
+            if refresh {
+                dispatcher.dispatch(Change::Refresh);
+            }
+        }));
+    }
+
+    {
+        let dispatcher = playground.dispatcher();
+        let help_open = help_open.clone();
+        let presenting = presenting.clone();
+        use_key_shortcuts(Callback::from(move |e: KeyboardEvent| {
+            let on_control = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                .is_some_and(|el| {
+                    let tag = el.tag_name().to_ascii_lowercase();
+                    tag == "button" || tag == "a" || el.get_attribute("role").as_deref() == Some("button")
+                });
+            let handled = match e.key().as_str() {
+                // Space on a focused button presses that button; elsewhere it plays or pauses.
+                " " if !on_control => {
+                    dispatcher.dispatch(Change::TogglePlay);
+                    true
+                }
+                "." | "ArrowRight" => {
+                    dispatcher.dispatch(Change::Step);
+                    true
+                }
+                "+" | "=" => {
+                    dispatcher.dispatch(Change::NudgeSpeed(Speed::KEY_STEP));
+                    true
+                }
+                "-" | "_" => {
+                    dispatcher.dispatch(Change::NudgeSpeed(-Speed::KEY_STEP));
+                    true
+                }
+                "a" | "A" => {
+                    click_by_id(ADD_CONSUMER_BUTTON_ID);
+                    true
+                }
+                "?" => {
+                    help_open.set(!*help_open);
+                    true
+                }
+                "p" | "P" => {
+                    presenting.set(!*presenting);
+                    true
+                }
+                "Escape" => {
+                    if *help_open {
+                        help_open.set(false);
+                    } else {
+                        dispatcher.dispatch(Change::Select(None));
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if handled {
+                e.prevent_default();
+            }
+        }));
+    }
 
     let onlang = {
         let lang = lang.clone();
         Callback::from(move |next: Lang| lang.set(next))
     };
+    let onpresent = {
+        let presenting = presenting.clone();
+        Callback::from(move |_| presenting.set(!*presenting))
+    };
+    let onhelp = {
+        let help_open = help_open.clone();
+        Callback::from(move |open: bool| help_open.set(open))
+    };
 
     html! {
         <ContextProvider<Lang> context={*lang}>
-            <div class="app">
-                <Header {onlang} />
-                <main class="app-main">
-                    <GroupPanel />
-                </main>
-            </div>
+            <ContextProvider<PlaygroundContext> context={playground.clone()}>
+                <div class={classes!("app", presenting.then_some("is-presenting"))}>
+                    <Header {onlang} presenting={*presenting} {onpresent} onhelp={onhelp.clone()} />
+                    <Toolbar />
+                    <Announcer />
+                    <main class="app-main">
+                        <div class="app-col app-col-main">
+                            <Stage />
+                            <ConsumerList />
+                            <AddConsumerForm />
+                            <TopicPanel />
+                        </div>
+                        <div class="app-col app-col-side">
+                            <GroupPanel />
+                            <Inspector />
+                            <EventLog />
+                        </div>
+                    </main>
+                    if *help_open {
+                        <HelpOverlay onclose={onhelp.reform(|_| false)} />
+                    }
+                </div>
+            </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
+    }
+}
+
+fn click_by_id(id: &str) {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+    if let Some(el) = el {
+        el.click();
     }
 }

@@ -68,6 +68,599 @@ pub struct StateNames {
     pub dead: &'static str,
 }
 
+/// The client-side member states (Kafka's `MemberState`), plus the process's lifecycle.
+pub struct MemberStateNames {
+    /// `UNJOINED`.
+    pub unjoined: &'static str,
+    /// `PREPARING_REBALANCE` on the client: JoinGroup sent.
+    pub joining: &'static str,
+    /// `COMPLETING_REBALANCE` on the client: SyncGroup sent.
+    pub awaiting_sync: &'static str,
+    /// `STABLE`.
+    pub stable: &'static str,
+    /// Closed gracefully.
+    pub closed: &'static str,
+    /// Killed.
+    pub killed: &'static str,
+    /// Stopped by a fatal error.
+    pub failed: &'static str,
+    /// Paused (heartbeats and polls stopped).
+    pub paused: &'static str,
+    /// Will rejoin at the next poll.
+    pub rejoin_needed: &'static str,
+}
+
+/// The toolbar.
+pub struct ControlStrings {
+    /// The toolbar's accessible name.
+    pub label: &'static str,
+    /// Play.
+    pub play: &'static str,
+    /// Pause.
+    pub pause: &'static str,
+    /// Step.
+    pub step: &'static str,
+    /// What Step does.
+    pub step_hint: &'static str,
+    /// The speed slider's label.
+    pub speed: &'static str,
+    /// What the speed means.
+    pub speed_hint: &'static str,
+    /// Reset.
+    pub reset: &'static str,
+    /// What Reset does.
+    pub reset_hint: &'static str,
+    /// "Seed".
+    pub seed: &'static str,
+    /// "Virtual time".
+    pub time: &'static str,
+    /// "Keyboard shortcuts" button.
+    pub help: &'static str,
+    /// Presentation mode toggle.
+    pub presentation: &'static str,
+    /// What presentation mode does.
+    pub presentation_hint: &'static str,
+    /// "The engine refused: {reason}".
+    pub refused: &'static str,
+}
+
+/// The stage: nodes, edges, tokens, legend.
+pub struct StageStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// The drawing's accessible description.
+    pub label: &'static str,
+    /// "broker {n}".
+    pub broker: &'static str,
+    /// "coordinator" (the broker's role).
+    pub coordinator: &'static str,
+    /// "not loaded" (during a failover).
+    pub unloaded: &'static str,
+    /// "loading".
+    pub loading: &'static str,
+    /// The word beside the crown.
+    pub leader: &'static str,
+    /// The session countdown ring.
+    pub session_ring: &'static str,
+    /// The poll-interval ring.
+    pub poll_ring: &'static str,
+    /// The processing indicator.
+    pub processing: &'static str,
+    /// Shown when there are no consumers.
+    pub empty: &'static str,
+    /// Legend heading.
+    pub legend: &'static str,
+    /// "request" (filled).
+    pub request: &'static str,
+    /// "response" (hollow).
+    pub response: &'static str,
+    /// "error response".
+    pub error: &'static str,
+    /// "will be lost".
+    pub lost: &'static str,
+    /// Legend line explaining filled/hollow.
+    pub legend_shapes: &'static str,
+    /// Legend line explaining errors.
+    pub legend_error: &'static str,
+    /// Legend line explaining the rings.
+    pub legend_rings: &'static str,
+    /// A token's accessible name: "{api} {kind} from {from} to {to}".
+    pub token: &'static str,
+    /// A consumer node's accessible name: "Consumer {name}, {state}".
+    pub consumer_node: &'static str,
+    /// One gloss per API, for the legend.
+    pub api_gloss: ApiGloss,
+}
+
+/// One short explanation per Kafka API.
+pub struct ApiGloss {
+    /// FindCoordinator.
+    pub find_coordinator: &'static str,
+    /// JoinGroup.
+    pub join_group: &'static str,
+    /// SyncGroup.
+    pub sync_group: &'static str,
+    /// Heartbeat.
+    pub heartbeat: &'static str,
+    /// LeaveGroup.
+    pub leave_group: &'static str,
+    /// OffsetCommit.
+    pub offset_commit: &'static str,
+    /// OffsetFetch.
+    pub offset_fetch: &'static str,
+    /// DescribeGroups.
+    pub describe_groups: &'static str,
+}
+
+/// The group panel beyond the state names.
+pub struct GroupStrings {
+    /// "Assignor".
+    pub assignor: &'static str,
+    /// "`__consumer_offsets` partition".
+    pub offsets_partition: &'static str,
+    /// Why it is that partition, and where the articles differ.
+    pub offsets_partition_note: &'static str,
+    /// "Coordinator".
+    pub coordinator: &'static str,
+    /// "Last transition".
+    pub last_transition: &'static str,
+    /// Member count caption.
+    pub member_count: &'static str,
+}
+
+/// Consumer cards.
+pub struct ConsumerStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// "Member id".
+    pub member_id: &'static str,
+    /// "Generation".
+    pub generation: &'static str,
+    /// "Client state".
+    pub state: &'static str,
+    /// "Partitions".
+    pub partitions: &'static str,
+    /// No partitions.
+    pub no_partitions: &'static str,
+    /// "Records processed".
+    pub processed: &'static str,
+    /// "Duplicates".
+    pub duplicates: &'static str,
+    /// "Protocol".
+    pub protocol: &'static str,
+    /// "eager".
+    pub eager: &'static str,
+    /// "cooperative".
+    pub cooperative: &'static str,
+    /// "Static id".
+    pub static_id: &'static str,
+    /// "Assignors".
+    pub assignors: &'static str,
+    /// Kill.
+    pub kill: &'static str,
+    /// What Kill does.
+    pub kill_hint: &'static str,
+    /// Close.
+    pub close: &'static str,
+    /// What Close does.
+    pub close_hint: &'static str,
+    /// Pause.
+    pub pause: &'static str,
+    /// What Pause does.
+    pub pause_hint: &'static str,
+    /// Resume.
+    pub resume: &'static str,
+    /// What Resume does.
+    pub resume_hint: &'static str,
+    /// Restart.
+    pub restart: &'static str,
+    /// What Restart does.
+    pub restart_hint: &'static str,
+    /// "Inspect".
+    pub inspect: &'static str,
+    /// "Actions for {name}".
+    pub actions_for: &'static str,
+}
+
+/// The add-consumer form.
+pub struct FormStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// "Name".
+    pub name: &'static str,
+    /// "Assignors (in order of preference)".
+    pub assignors: &'static str,
+    /// "Move up".
+    pub move_up: &'static str,
+    /// "Move down".
+    pub move_down: &'static str,
+    /// "Rebalance protocol".
+    pub protocol: &'static str,
+    /// How Kafka derives it.
+    pub protocol_rule: &'static str,
+    /// "Static member id (group.instance.id)".
+    pub static_id: &'static str,
+    /// "empty: a dynamic member".
+    pub static_id_hint: &'static str,
+    /// session.timeout.ms label.
+    pub session: &'static str,
+    /// heartbeat.interval.ms label.
+    pub heartbeat: &'static str,
+    /// max.poll.interval.ms label.
+    pub max_poll: &'static str,
+    /// Processing time label.
+    pub processing: &'static str,
+    /// Commit-in-revoke label.
+    pub commit_in_revoke: &'static str,
+    /// The submit button.
+    pub add: &'static str,
+    /// More settings disclosure.
+    pub settings: &'static str,
+    /// "Give the consumer a name."
+    pub err_name_empty: &'static str,
+    /// "There is already a consumer named {name}."
+    pub err_name_taken: &'static str,
+    /// "{field}: a whole number of milliseconds above 0."
+    pub err_number: &'static str,
+    /// Heartbeat must be below session timeout.
+    pub err_heartbeat: &'static str,
+    /// At least one assignor.
+    pub err_no_assignor: &'static str,
+    /// Session timeout outside the broker's range (allowed; explained).
+    pub warn_session_range: &'static str,
+    /// Processing slower than max.poll.interval.ms (allowed; explained).
+    pub warn_processing: &'static str,
+    /// Heartbeat above a third of the session timeout (allowed; explained).
+    pub warn_heartbeat_third: &'static str,
+    /// Fix the marked fields.
+    pub err_summary: &'static str,
+}
+
+/// Topics and the cluster controls.
+pub struct TopicStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// "partition".
+    pub partition: &'static str,
+    /// "no owner".
+    pub unowned: &'static str,
+    /// "Add a partition".
+    pub add_partition: &'static str,
+    /// "New topic".
+    pub new_topic: &'static str,
+    /// "Topic name".
+    pub topic_name: &'static str,
+    /// "Partitions".
+    pub partitions: &'static str,
+    /// "Create".
+    pub create: &'static str,
+    /// Bad topic name.
+    pub err_topic_name: &'static str,
+    /// Topic exists.
+    pub err_topic_taken: &'static str,
+    /// Bad partition count.
+    pub err_partitions: &'static str,
+    /// "Coordinator failover".
+    pub failover: &'static str,
+    /// What it does.
+    pub failover_hint: &'static str,
+    /// "{topic}, partition {p}, owner {owner}".
+    pub partition_label: &'static str,
+    /// "owned by {owners}" — more than one owner across generations.
+    pub subscribed_by: &'static str,
+}
+
+/// The inspector.
+pub struct InspectorStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// Nothing selected.
+    pub empty: &'static str,
+    /// "Close".
+    pub clear: &'static str,
+    /// "From".
+    pub from: &'static str,
+    /// "To".
+    pub to: &'static str,
+    /// "Kind".
+    pub kind: &'static str,
+    /// "Correlation id".
+    pub correlation: &'static str,
+    /// "Sent at".
+    pub sent: &'static str,
+    /// "Arrives at".
+    pub arrives: &'static str,
+    /// "Fault".
+    pub fault: &'static str,
+    /// "Fields".
+    pub fields: &'static str,
+    /// "Time".
+    pub time: &'static str,
+    /// "Engine trace (English)".
+    pub raw: &'static str,
+    /// "Session deadline".
+    pub session_deadline: &'static str,
+    /// "Next heartbeat".
+    pub next_heartbeat: &'static str,
+    /// "Poll deadline".
+    pub poll_deadline: &'static str,
+    /// "Subscription".
+    pub subscription: &'static str,
+    /// "Committed".
+    pub committed: &'static str,
+    /// "Lag".
+    pub lag: &'static str,
+    /// "Members".
+    pub members: &'static str,
+    /// "Timers".
+    pub timers: &'static str,
+    /// "Message {id}".
+    pub message_title: &'static str,
+    /// "Log entry {seq}".
+    pub event_title: &'static str,
+    /// "gone" (no longer in the simulation).
+    pub gone: &'static str,
+}
+
+/// The event log.
+pub struct LogStrings {
+    /// Heading.
+    pub heading: &'static str,
+    /// "Consumer" filter label.
+    pub filter_consumer: &'static str,
+    /// "API" filter label.
+    pub filter_api: &'static str,
+    /// "all".
+    pub all: &'static str,
+    /// "Show heartbeats and details".
+    pub details: &'static str,
+    /// Nothing matches.
+    pub empty: &'static str,
+    /// "the last {n} matching entries".
+    pub showing: &'static str,
+}
+
+/// The keyboard help overlay.
+pub struct HelpStrings {
+    /// The close button.
+    pub dismiss: &'static str,
+    /// Heading.
+    pub heading: &'static str,
+    /// Space.
+    pub play_pause: &'static str,
+    /// `.` or →.
+    pub step: &'static str,
+    /// `a`.
+    pub add: &'static str,
+    /// `+` / `-`.
+    pub speed: &'static str,
+    /// `?`.
+    pub help: &'static str,
+    /// Enter on a node or token.
+    pub inspect: &'static str,
+    /// Escape.
+    pub close: &'static str,
+    /// `p`.
+    pub presentation: &'static str,
+}
+
+/// Words that fill the explanation templates.
+pub struct Words {
+    /// Removal reasons.
+    pub left: &'static str,
+    /// Admin removal.
+    pub admin_removed: &'static str,
+    /// Session expired.
+    pub session_expired: &'static str,
+    /// Did not rejoin.
+    pub not_rejoined: &'static str,
+    /// No SyncGroup in time.
+    pub sync_expired: &'static str,
+    /// Group full.
+    pub group_full: &'static str,
+    /// Replaced (static).
+    pub replaced: &'static str,
+    /// Became a full member.
+    pub joined: &'static str,
+    /// "request".
+    pub request: &'static str,
+    /// "response".
+    pub response: &'static str,
+    /// "nothing".
+    pub nothing: &'static str,
+    /// List separator.
+    pub sep: &'static str,
+}
+
+/// Explanation templates, one per kind of log entry. `{name}` placeholders are filled in by
+/// `explain.rs`.
+pub struct Explain {
+    /// GroupCreated.
+    pub group_created: &'static str,
+    /// First member: Empty -> PreparingRebalance.
+    pub first_member: &'static str,
+    /// A member joined a running group.
+    pub member_joined: &'static str,
+    /// The leader rejoined in Stable.
+    pub leader_rejoined: &'static str,
+    /// A member rejoined with new metadata.
+    pub metadata_changed: &'static str,
+    /// A static member was replaced.
+    pub static_replaced_rebalance: &'static str,
+    /// Members left with LeaveGroup.
+    pub members_left: &'static str,
+    /// The last member left.
+    pub last_member_left: &'static str,
+    /// A session expired.
+    pub session_expired: &'static str,
+    /// The last member's session expired.
+    pub last_session_expired: &'static str,
+    /// No SyncGroup in time.
+    pub pending_sync_expired: &'static str,
+    /// Join phase completed.
+    pub join_completed: &'static str,
+    /// Assignment persisted: Stable.
+    pub assignment_persisted: &'static str,
+    /// Assignment append failed.
+    pub assignment_failed: &'static str,
+    /// Partition unloaded: Dead.
+    pub unloaded_dead: &'static str,
+    /// Any other transition.
+    pub state_changed: &'static str,
+    /// Generation bump.
+    pub generation: &'static str,
+    /// Protocol chosen.
+    pub protocol_selected: &'static str,
+    /// Protocol cleared.
+    pub protocol_cleared: &'static str,
+    /// New leader.
+    pub leader: &'static str,
+    /// No leader.
+    pub no_leader: &'static str,
+    /// Member added.
+    pub member_added: &'static str,
+    /// Member removed.
+    pub member_removed: &'static str,
+    /// MEMBER_ID_REQUIRED.
+    pub pending_member: &'static str,
+    /// Static member replaced.
+    pub static_replaced: &'static str,
+    /// Assignment stored.
+    pub assignment_stored: &'static str,
+    /// Assignments reset.
+    pub assignments_reset: &'static str,
+    /// Offsets committed.
+    pub offsets_committed: &'static str,
+    /// Group loaded.
+    pub group_loaded: &'static str,
+    /// Partition loaded.
+    pub partition_loaded: &'static str,
+    /// Partition unloaded.
+    pub partition_unloaded: &'static str,
+    /// Initial rebalance delay tick.
+    pub initial_delay: &'static str,
+    /// Rebalance timeout.
+    pub rebalance_timeout: &'static str,
+    /// Other timers.
+    pub timer_fired: &'static str,
+    /// JoinGroup/SyncGroup parked.
+    pub parked: &'static str,
+    /// Parked request dropped.
+    pub parked_dropped: &'static str,
+    /// A consumer started.
+    pub started: &'static str,
+    /// Coordinator found.
+    pub coordinator_found: &'static str,
+    /// Coordinator found, test_group_1 (the articles' 28 vs Kafka's 30).
+    pub coordinator_found_article: &'static str,
+    /// Coordinator lost.
+    pub coordinator_lost: &'static str,
+    /// Member state changed.
+    pub member_state: &'static str,
+    /// Rejoin requested.
+    pub rejoin: &'static str,
+    /// Member id assigned.
+    pub member_id_assigned: &'static str,
+    /// Joined as leader.
+    pub joined_leader: &'static str,
+    /// Joined as follower.
+    pub joined_follower: &'static str,
+    /// Assignment computed.
+    pub assignment_computed: &'static str,
+    /// Assignment received.
+    pub assignment_received: &'static str,
+    /// Partitions revoked.
+    pub revoked: &'static str,
+    /// Partitions assigned.
+    pub assigned: &'static str,
+    /// Partitions lost.
+    pub lost: &'static str,
+    /// Generation reset.
+    pub generation_reset: &'static str,
+    /// An error response.
+    pub error_received: &'static str,
+    /// REBALANCE_IN_PROGRESS.
+    pub err_rebalance: &'static str,
+    /// ILLEGAL_GENERATION.
+    pub err_generation: &'static str,
+    /// UNKNOWN_MEMBER_ID.
+    pub err_unknown_member: &'static str,
+    /// MEMBER_ID_REQUIRED.
+    pub err_member_id_required: &'static str,
+    /// NOT_COORDINATOR and friends.
+    pub err_coordinator: &'static str,
+    /// FENCED_INSTANCE_ID.
+    pub err_fenced: &'static str,
+    /// Fatal.
+    pub fatal: &'static str,
+    /// Poll timeout (dynamic).
+    pub poll_timeout: &'static str,
+    /// Poll timeout (static).
+    pub poll_timeout_static: &'static str,
+    /// Batch fetched.
+    pub fetched: &'static str,
+    /// Batch processed.
+    pub processed: &'static str,
+    /// Duplicates seen.
+    pub duplicates: &'static str,
+    /// Batch abandoned.
+    pub abandoned: &'static str,
+    /// Commit sent.
+    pub commit_sent: &'static str,
+    /// Commit succeeded.
+    pub commit_ok: &'static str,
+    /// Commit failed.
+    pub commit_failed: &'static str,
+    /// Commit skipped.
+    pub commit_skipped: &'static str,
+    /// Positions initialised.
+    pub positions: &'static str,
+    /// Metadata changed.
+    pub metadata: &'static str,
+    /// Subscription changed.
+    pub subscription: &'static str,
+    /// Paused.
+    pub paused: &'static str,
+    /// Resumed.
+    pub resumed: &'static str,
+    /// Closed.
+    pub closed: &'static str,
+    /// Killed.
+    pub killed: &'static str,
+    /// Response ignored.
+    pub ignored: &'static str,
+    /// Request timed out.
+    pub timed_out: &'static str,
+    /// A request sent.
+    pub sent_request: &'static str,
+    /// A response sent.
+    pub sent_response: &'static str,
+    /// An error response sent.
+    pub sent_error: &'static str,
+    /// A Heartbeat answered NONE while the group is CompletingRebalance.
+    pub heartbeat_completing: &'static str,
+    /// Delivered.
+    pub delivered: &'static str,
+    /// Lost.
+    pub message_lost: &'static str,
+    /// Undeliverable.
+    pub undeliverable: &'static str,
+    /// Consumer process started.
+    pub consumer_started: &'static str,
+    /// Topic created.
+    pub topic_created: &'static str,
+    /// Partitions added.
+    pub partitions_added: &'static str,
+    /// Coordinator unloaded.
+    pub coordinator_unloaded: &'static str,
+    /// Coordinator loaded.
+    pub coordinator_loaded: &'static str,
+    /// Action rejected.
+    pub rejected: &'static str,
+    /// Anything else: the engine's own English line follows.
+    pub other: &'static str,
+}
+
 /// All of the UI's text in one language.
 pub struct Strings {
     /// The product's name, in the header and the page title.
@@ -98,6 +691,62 @@ pub struct Strings {
     pub states: StateNames,
     /// One sentence per state that explains it.
     pub state_explanations: StateNames,
+    /// The client-side states.
+    pub member_states: MemberStateNames,
+    /// The group panel's other captions.
+    pub group: GroupStrings,
+    /// The toolbar.
+    pub controls: ControlStrings,
+    /// The stage.
+    pub stage: StageStrings,
+    /// Consumer cards.
+    pub consumer: ConsumerStrings,
+    /// The add-consumer form.
+    pub form: FormStrings,
+    /// Topics.
+    pub topics: TopicStrings,
+    /// The inspector.
+    pub inspector: InspectorStrings,
+    /// The event log.
+    pub log: LogStrings,
+    /// The help overlay.
+    pub help: HelpStrings,
+    /// Words for templates.
+    pub words: Words,
+    /// Explanations of log entries.
+    pub explain: Explain,
+    /// What the live region says when the group changes: "{state}, generation {gen}, leader {leader}".
+    pub announce: &'static str,
+}
+
+/// Fills `{key}` placeholders in a template.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let key = &after[..close];
+                match args.iter().find(|(k, _)| *k == key) {
+                    Some((_, v)) => out.push_str(v),
+                    None => {
+                        out.push('{');
+                        out.push_str(key);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -112,6 +761,49 @@ mod tests {
         assert_eq!(Lang::from_tag("en-US"), Lang::En);
         assert_eq!(Lang::from_tag("fr"), Lang::En);
         assert_eq!(Lang::from_tag(""), Lang::En);
+    }
+
+    #[test]
+    fn templates_fill_their_placeholders() {
+        assert_eq!(
+            fill("{who} joined gen {gen}", &[("who", "C3"), ("gen", "2")]),
+            "C3 joined gen 2"
+        );
+        assert_eq!(fill("{unknown} stays", &[]), "{unknown} stays");
+        assert_eq!(fill("open { brace", &[]), "open { brace");
+    }
+
+    #[test]
+    fn every_template_placeholder_is_known_in_both_languages() {
+        // Both tables use the same placeholders for the same template: a translator who renames
+        // one would leave a literal `{x}` on screen.
+        let keys = |t: &str| {
+            let mut v: Vec<String> = t
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}').map(|(k, _)| k.to_owned()))
+                .collect();
+            v.sort();
+            v
+        };
+        let en = Lang::En.strings();
+        let zh = Lang::Zh.strings();
+        for (a, b) in [
+            (en.explain.member_joined, zh.explain.member_joined),
+            (en.explain.join_completed, zh.explain.join_completed),
+            (en.explain.session_expired, zh.explain.session_expired),
+            (
+                en.explain.coordinator_found_article,
+                zh.explain.coordinator_found_article,
+            ),
+            (en.explain.sent_request, zh.explain.sent_request),
+            (en.explain.sent_error, zh.explain.sent_error),
+            (en.announce, zh.announce),
+            (en.stage.token, zh.stage.token),
+            (en.form.err_number, zh.form.err_number),
+        ] {
+            assert_eq!(keys(a), keys(b), "{a:?} vs {b:?}");
+        }
     }
 
     #[test]

@@ -2,10 +2,22 @@
 //!
 //! This crate holds components and view state only. Every protocol rule lives in the
 //! `rebalance-engine` crate; the UI renders the engine's state and animates its event log.
+//!
+//! * [`world`] wraps the engine's simulation with the playground's starting scenario;
+//! * [`state`] is the UI state (a `Reducible`) and the per-frame bus;
+//! * [`components`] draws it, one component per file; [`hooks`] own the browser resources
+//!   (animation frames, key listeners);
+//! * [`i18n`] holds every string, [`explain`] turns log entries into sentences.
 
-mod app;
+pub mod app;
 pub mod components;
+pub mod explain;
+pub mod fields;
+pub mod hooks;
 pub mod i18n;
 mod prefs;
+pub mod state;
+pub mod style;
+pub mod world;
 
 pub use app::App;

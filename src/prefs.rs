@@ -35,3 +35,31 @@ pub(crate) fn apply_lang(lang: Lang) {
         }
     }
 }
+
+const PRESENTATION_KEY: &str = "rebalance-playground.presentation";
+
+/// Whether the user left presentation mode on last time.
+pub(crate) fn initial_presentation() -> bool {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(PRESENTATION_KEY).ok().flatten())
+        .is_some_and(|v| v == "on")
+}
+
+/// Remembers whether presentation mode is on.
+pub(crate) fn save_presentation(on: bool) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(PRESENTATION_KEY, if on { "on" } else { "off" });
+    }
+}
+
+/// A seed for a new simulation: the wall clock's sub-millisecond digits, mixed.
+pub(crate) fn fresh_seed(previous: u64) -> u64 {
+    let now = web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now());
+    let mut z = previous ^ now.to_bits() ^ 0x9E37_79B9_7F4A_7C15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % 1_000_000
+}

@@ -1,12 +1,14 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{GroupPanel, GroupStateId, StateDiagram};
+use rebalance_playground::components::{GroupPanel, GroupStateId, Inspector, StateDiagram};
 use rebalance_playground::i18n::Lang;
+use rebalance_playground::state::{Change, Playground, PlaygroundContext};
+use rebalance_playground::world::{default_consumer, Command};
 use rebalance_playground::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -27,29 +29,145 @@ fn text_of(root: &Element, selector: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Every element (HTML or SVG) that matches.
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn button(root: &Element, name: &str) -> HtmlElement {
+    all(root, "button")
+        .into_iter()
+        .filter_map(|b| b.dyn_into::<HtmlElement>().ok())
+        .find(|b| b.text_content().unwrap_or_default().trim().ends_with(name))
+        .unwrap_or_else(|| panic!("no {name} button"))
+}
+
+/// Sets a text field as a user's typing would, firing `input`.
+fn type_into(root: &Element, selector: &str, value: &str) {
+    let input: HtmlInputElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    input.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
+    input.dispatch_event(&ev).unwrap();
+}
+
+fn press(key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .dispatch_event(&ev)
+        .unwrap();
+}
+
 #[derive(PartialEq, Properties)]
 struct InLangProps {
     lang: Lang,
+    /// Consumers to add before rendering, and instants to run.
+    #[prop_or_default]
+    consumers: usize,
+    #[prop_or_default]
+    steps: usize,
 }
 
+/// The group panel and the inspector over a paused playground of their own.
 #[component]
 fn PanelIn(props: &InLangProps) -> Html {
-    html! { <ContextProvider<Lang> context={props.lang}><GroupPanel /></ContextProvider<Lang>> }
+    let pg = use_reducer(|| Playground::new(1, false));
+    let (consumers, steps) = (props.consumers, props.steps);
+    {
+        let pg = pg.clone();
+        use_effect_with((), move |_| {
+            for n in 1..=consumers {
+                let cfg = default_consumer(&format!("C{n}"));
+                pg.dispatch(Change::Command(Command::AddConsumer(Box::new(cfg))));
+            }
+            for _ in 0..steps {
+                pg.dispatch(Change::Step);
+            }
+        });
+    }
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <GroupPanel />
+                <Inspector />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
 }
 
 #[wasm_bindgen_test]
 async fn group_panel_shows_a_new_group_in_each_language() {
     let root = mount_point();
-    yew::Renderer::<PanelIn>::with_root_and_props(root.clone(), InLangProps { lang: Lang::En }).render();
+    yew::Renderer::<PanelIn>::with_root_and_props(
+        root.clone(),
+        InLangProps {
+            lang: Lang::En,
+            consumers: 0,
+            steps: 0,
+        },
+    )
+    .render();
     yew::scheduler::flush().await;
     assert_eq!(text_of(&root, "[data-testid=group-state]"), "Empty");
     assert_eq!(text_of(&root, "[data-testid=generation]"), "0");
+    assert_eq!(
+        text_of(&root, "[data-testid=offsets-partition]"),
+        "__consumer_offsets-30"
+    );
 
     let root = mount_point();
-    yew::Renderer::<PanelIn>::with_root_and_props(root.clone(), InLangProps { lang: Lang::Zh }).render();
+    yew::Renderer::<PanelIn>::with_root_and_props(
+        root.clone(),
+        InLangProps {
+            lang: Lang::Zh,
+            consumers: 0,
+            steps: 0,
+        },
+    )
+    .render();
     yew::scheduler::flush().await;
     assert_eq!(text_of(&root, "[data-testid=group-state]"), "空（Empty）");
     assert!(text_of(&root, "h2").contains("消费者组"));
+}
+
+#[wasm_bindgen_test]
+async fn stepping_three_consumers_reaches_stable_with_a_leader_and_a_new_generation() {
+    let root = mount_point();
+    yew::Renderer::<PanelIn>::with_root_and_props(
+        root.clone(),
+        InLangProps {
+            lang: Lang::En,
+            consumers: 3,
+            steps: 400,
+        },
+    )
+    .render();
+    yew::scheduler::flush().await;
+    assert_eq!(text_of(&root, "[data-testid=group-state]"), "Stable");
+    let generation: i32 = text_of(&root, "[data-testid=generation]").parse().unwrap();
+    assert!(generation >= 1);
+    let leader = text_of(&root, "[data-testid=leader]");
+    assert!(leader.contains('C'), "leader named: {leader:?}");
+    assert_eq!(text_of(&root, "[data-testid=assignor]"), "range");
+    // The lit state and the arrow of the last transition.
+    assert_eq!(all(&root, ".state-node.is-current").len(), 1);
+    assert_eq!(all(&root, ".state-edge.is-last").len(), 1);
 }
 
 #[derive(PartialEq, Properties)]
@@ -59,7 +177,7 @@ struct DiagramProps {
 
 #[component]
 fn Diagram(props: &DiagramProps) -> Html {
-    html! { <StateDiagram current={props.current} /> }
+    html! { <StateDiagram current={props.current} previous={Some(GroupStateId::CompletingRebalance)} transition_key={7} /> }
 }
 
 #[wasm_bindgen_test]
@@ -73,12 +191,12 @@ async fn state_diagram_marks_exactly_the_current_state_in_words() {
     )
     .render();
     yew::scheduler::flush().await;
-    let nodes = root.query_selector_all("li.state-node").unwrap();
+    let nodes = root.query_selector_all("[role=listitem].state-node").unwrap();
     assert_eq!(nodes.length(), 5, "one node per Kafka group state");
     let current = root.query_selector_all("[aria-current=step]").unwrap();
     assert_eq!(current.length(), 1);
     let current = current.get(0).unwrap().text_content().unwrap();
-    assert!(current.starts_with("Stable"), "lit node was {current:?}");
+    assert!(current.contains("Stable"), "lit node was {current:?}");
     assert!(
         current.contains("current state"),
         "the current state is said in words, not only colour"
@@ -88,34 +206,26 @@ async fn state_diagram_marks_exactly_the_current_state_in_words() {
 #[wasm_bindgen_test]
 async fn language_switch_translates_the_app_and_the_document() {
     let root = mount_point();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
 
-    let button = |name: &str| -> HtmlElement {
-        let buttons = root.query_selector_all(".lang-switch button").unwrap();
-        (0..buttons.length())
-            .map(|i| buttons.get(i).unwrap().dyn_into::<HtmlElement>().unwrap())
-            .find(|b| b.text_content().as_deref() == Some(name))
-            .unwrap_or_else(|| panic!("no {name} button"))
-    };
-
-    button("English").click();
+    button(&root, "English").click();
     yew::scheduler::flush().await;
     assert_eq!(text_of(&root, "h1"), "Kafka Rebalance Playground");
     assert_eq!(
-        button("English").get_attribute("aria-pressed").as_deref(),
+        button(&root, "English").get_attribute("aria-pressed").as_deref(),
         Some("true")
     );
 
-    button("中文").click();
+    button(&root, "中文").click();
     yew::scheduler::flush().await;
     assert_eq!(text_of(&root, "h1"), "Kafka 消费者组重平衡演示");
     assert_eq!(
-        button("中文").get_attribute("aria-pressed").as_deref(),
+        button(&root, "中文").get_attribute("aria-pressed").as_deref(),
         Some("true")
     );
     assert_eq!(
-        button("English").get_attribute("aria-pressed").as_deref(),
+        button(&root, "English").get_attribute("aria-pressed").as_deref(),
         Some("false")
     );
     let html = web_sys::window()
@@ -125,4 +235,153 @@ async fn language_switch_translates_the_app_and_the_document() {
         .document_element()
         .unwrap();
     assert_eq!(html.get_attribute("lang").as_deref(), Some("zh-CN"));
+    assert!(text_of(&root, ".toolbar").contains("速度"), "toolbar translated");
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_app_adds_consumers_steps_to_stable_and_inspects_a_node() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+
+    // Pause, so that only Step moves virtual time.
+    button(&root, "Pause").click();
+    yew::scheduler::flush().await;
+    for _ in 0..3 {
+        button(&root, "Add consumer").click();
+        yew::scheduler::flush().await;
+    }
+    assert_eq!(all(&root, ".consumer-card").len(), 3);
+    assert_eq!(all(&root, ".stage-consumer").len(), 3);
+    for _ in 0..400 {
+        button(&root, "Step").click();
+        yew::scheduler::flush().await;
+        if text_of(&root, "[data-testid=group-state]") == "Stable" {
+            break;
+        }
+    }
+    assert_eq!(text_of(&root, "[data-testid=group-state]"), "Stable");
+    assert_eq!(
+        all(&root, ".stage-consumer.is-leader").len(),
+        1,
+        "exactly one crowned node"
+    );
+    assert_eq!(
+        all(&root, ".consumer-card-leader").len(),
+        1,
+        "exactly one leader card"
+    );
+
+    // Click the first consumer's node: the inspector shows its member id.
+    let node = root.query_selector(".stage-consumer").unwrap().unwrap();
+    let init = web_sys::MouseEventInit::new();
+    init.set_bubbles(true);
+    node.dispatch_event(&web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    let inspector = text_of(&root, "[data-testid=inspector]");
+    assert!(
+        inspector.contains("Member id") && inspector.contains("C1-"),
+        "{inspector}"
+    );
+
+    // The event log explains the rebalance in words.
+    let log = text_of(&root, ".log-lines");
+    assert!(log.contains("the group is Stable"), "{log}");
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn impossible_settings_are_refused_with_the_field_named_and_nothing_lost() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+
+    type_into(&root, "#consumer-session", "8000");
+    type_into(&root, "#consumer-heartbeat", "9000");
+    yew::scheduler::flush().await;
+    button(&root, "Add consumer").click();
+    yew::scheduler::flush().await;
+    assert!(all(&root, ".consumer-card").is_empty(), "nothing added");
+    let error = text_of(&root, "#consumer-heartbeat-error");
+    assert!(
+        error.contains("heartbeat.interval.ms") && error.contains("session.timeout.ms"),
+        "{error}"
+    );
+    let hb: HtmlInputElement = root
+        .query_selector("#consumer-heartbeat")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(hb.value(), "9000", "what the user typed is kept");
+    assert_eq!(hb.get_attribute("aria-invalid").as_deref(), Some("true"));
+
+    type_into(&root, "#consumer-heartbeat", "2000");
+    yew::scheduler::flush().await;
+    button(&root, "Add consumer").click();
+    yew::scheduler::flush().await;
+    assert_eq!(all(&root, ".consumer-card").len(), 1);
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_shortcuts_open_help_step_and_change_speed() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+
+    press("?");
+    yew::scheduler::flush().await;
+    assert_eq!(all(&root, "[role=dialog]").len(), 1, "? opens the help");
+    assert!(text_of(&root, "[role=dialog]").contains("Play or pause"));
+    press("Escape");
+    yew::scheduler::flush().await;
+    assert!(all(&root, "[role=dialog]").is_empty(), "Escape closes it");
+
+    press(" ");
+    yew::scheduler::flush().await;
+    assert!(
+        button(&root, "Play").get_attribute("aria-pressed").as_deref() == Some("false"),
+        "Space paused"
+    );
+    press("+");
+    yew::scheduler::flush().await;
+    let speed: HtmlInputElement = root
+        .query_selector("input[type=range]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(speed.value(), "2");
+    press("a");
+    yew::scheduler::flush().await;
+    assert_eq!(all(&root, ".consumer-card").len(), 1, "a adds a consumer");
+    let clock = || {
+        root.query_selector("[data-testid=clock]")
+            .unwrap()
+            .unwrap()
+            .get_attribute("data-ms")
+    };
+    let before = clock();
+    press(".");
+    yew::scheduler::flush().await;
+    press(".");
+    yew::scheduler::flush().await;
+    let after = clock();
+    assert_ne!(before, after, "step moved virtual time");
+    app.destroy();
+    root.remove();
 }

@@ -38,13 +38,27 @@ impl GroupStateId {
         pick(self, &s.state_explanations)
     }
 
-    fn css(self) -> &'static str {
+    /// The CSS class of the state.
+    pub fn css(self) -> &'static str {
         match self {
             Self::Empty => "state-empty",
             Self::PreparingRebalance => "state-preparing",
             Self::CompletingRebalance => "state-completing",
             Self::Stable => "state-stable",
             Self::Dead => "state-dead",
+        }
+    }
+}
+
+impl From<rebalance_engine::GroupState> for GroupStateId {
+    fn from(s: rebalance_engine::GroupState) -> Self {
+        use rebalance_engine::GroupState as G;
+        match s {
+            G::Empty => Self::Empty,
+            G::PreparingRebalance => Self::PreparingRebalance,
+            G::CompletingRebalance => Self::CompletingRebalance,
+            G::Stable => Self::Stable,
+            G::Dead => Self::Dead,
         }
     }
 }
@@ -59,54 +73,153 @@ fn pick(state: GroupStateId, names: &crate::i18n::StateNames) -> &'static str {
     }
 }
 
-/// Kafka's CamelCase names with a line-break opportunity before each inner capital, so that a
-/// narrow box wraps "Completing/Rebalance" rather than "CompletingRebalanc/e".
-fn breakable(name: &str) -> Html {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    for (i, c) in name.char_indices().skip(1) {
-        let prev = name[..i].chars().next_back();
-        if c.is_ascii_uppercase() && prev.is_some_and(|p| p.is_ascii_lowercase()) {
-            parts.push(&name[start..i]);
-            start = i;
-        }
+/// A state's name on two lines: the translation and Kafka's name (`准备重平衡` / `PreparingRebalance`),
+/// or Kafka's CamelCase name split before its inner capital (`Preparing` / `Rebalance`).
+fn two_lines(name: &str) -> (String, String) {
+    if let Some((local, rest)) = name.split_once('（') {
+        return (local.to_owned(), rest.trim_end_matches('）').to_owned());
     }
-    parts.push(&name[start..]);
-    html! {
-        for (i, part) in parts.into_iter().enumerate() {
-            if i > 0 { <wbr /> }
-            { part }
-        }
+    let split = name
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_uppercase())
+        .map(|(i, _)| i);
+    match split {
+        Some(i) => (name[..i].to_owned(), name[i..].to_owned()),
+        None => (name.to_owned(), String::new()),
     }
 }
+
+/// Where each state's box is drawn.
+fn centre(state: GroupStateId) -> (f64, f64) {
+    match state {
+        GroupStateId::Empty => (80.0, 50.0),
+        GroupStateId::PreparingRebalance => (262.0, 50.0),
+        GroupStateId::CompletingRebalance => (444.0, 50.0),
+        GroupStateId::Stable => (353.0, 178.0),
+        GroupStateId::Dead => (80.0, 178.0),
+    }
+}
+
+const BOX_W: f64 = 148.0;
+const BOX_H: f64 = 56.0;
+
+/// Kafka's legal transitions between the four live states, as arrows: from, to, and the line.
+/// An arrow's ends: x1, y1, x2, y2.
+type Line = (f64, f64, f64, f64);
+
+const EDGES: [(GroupStateId, GroupStateId, Line); 7] = [
+    (
+        GroupStateId::Empty,
+        GroupStateId::PreparingRebalance,
+        (156.0, 42.0, 186.0, 42.0),
+    ),
+    (
+        GroupStateId::PreparingRebalance,
+        GroupStateId::Empty,
+        (186.0, 60.0, 156.0, 60.0),
+    ),
+    (
+        GroupStateId::PreparingRebalance,
+        GroupStateId::CompletingRebalance,
+        (338.0, 42.0, 368.0, 42.0),
+    ),
+    (
+        GroupStateId::CompletingRebalance,
+        GroupStateId::PreparingRebalance,
+        (368.0, 60.0, 338.0, 60.0),
+    ),
+    (
+        GroupStateId::CompletingRebalance,
+        GroupStateId::Stable,
+        (430.0, 80.0, 380.0, 148.0),
+    ),
+    (
+        GroupStateId::Stable,
+        GroupStateId::PreparingRebalance,
+        (326.0, 148.0, 276.0, 80.0),
+    ),
+    // Any state can become Dead; the diagram draws the one arrow from Empty and says "any".
+    (GroupStateId::Empty, GroupStateId::Dead, (80.0, 80.0, 80.0, 148.0)),
+];
 
 #[derive(PartialEq, Properties)]
 pub struct StateDiagramProps {
     pub current: GroupStateId,
+    /// The state before the last transition, if there was one.
+    #[prop_or_default]
+    pub previous: Option<GroupStateId>,
+    /// Changes with every transition, so that its animation plays again.
+    #[prop_or_default]
+    pub transition_key: u64,
 }
 
-/// The five states as labelled boxes. The current one is lit, outlined and marked in words, so
-/// colour is never the only signal.
+/// The five states as boxes with Kafka's legal transitions between them. The current one is lit,
+/// outlined and marked in words (colour is never the only signal); the arrow of the last
+/// transition is drawn bold and animated.
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let s = use_strings();
+    let last = props.previous.map(|p| (p, props.current));
     html! {
-        <ol class="state-diagram" aria-label={s.state_diagram_label}>
+        <svg class="state-diagram" viewBox="0 0 524 236" role="list" aria-label={s.state_diagram_label}>
+            <defs>
+                <marker id="state-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"
+                    orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 Z" class="state-arrow-head" />
+                </marker>
+            </defs>
+            <g aria-hidden="true">
+                { for EDGES.iter().map(|(from, to, (x1, y1, x2, y2))| {
+                    let is_last = last.is_some_and(|(f, t)| f == *from && (t == *to || (*to == GroupStateId::Dead && t == GroupStateId::Dead)));
+                    let key = if is_last { format!("{}-{}-{}", from.css(), to.css(), props.transition_key) } else { format!("{}-{}", from.css(), to.css()) };
+                    html! {
+                        <line key={key} class={classes!("state-edge", is_last.then_some("is-last"), (*to == GroupStateId::Dead).then_some("to-dead"))}
+                            x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
+                            marker-end="url(#state-arrow)" />
+                    }
+                }) }
+            </g>
             { for GroupStateId::ALL.into_iter().map(|state| {
                 let current = state == props.current;
+                let (x, y) = centre(state);
+                let (line1, line2) = two_lines(state.label(s));
+                let key = if current { format!("{}-{}", state.css(), props.transition_key) } else { state.css().to_owned() };
                 html! {
-                    <li
+                    <g key={key}
                         class={classes!("state-node", state.css(), current.then_some("is-current"))}
+                        role="listitem"
                         aria-current={current.then_some("step")}
-                        title={state.explanation(s)}
+                        transform={format!("translate({x},{y})")}
                     >
-                        <span class="state-node-name">{ breakable(state.label(s)) }</span>
-                        if current {
-                            <span class="state-node-marker">{ s.current_state }</span>
+                        <rect x={(-BOX_W / 2.0).to_string()} y={(-BOX_H / 2.0).to_string()}
+                            width={BOX_W.to_string()} height={BOX_H.to_string()} rx="12" />
+                        <text class="state-node-name" text-anchor="middle" y={if line2.is_empty() { "6" } else { "-4" }}>{ line1 }</text>
+                        if !line2.is_empty() {
+                            <text class="state-node-sub" text-anchor="middle" y="16">{ line2 }</text>
                         }
-                    </li>
+                        if current {
+                            <text class="state-node-marker" text-anchor="middle" y={(BOX_H / 2.0 + 17.0).to_string()}>{ "▲ " }{ s.current_state }</text>
+                        }
+                        <title>{ state.explanation(s) }</title>
+                    </g>
                 }
             }) }
-        </ol>
+        </svg>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_lines;
+
+    #[test]
+    fn names_split_into_two_lines() {
+        assert_eq!(
+            two_lines("PreparingRebalance"),
+            ("Preparing".into(), "Rebalance".into())
+        );
+        assert_eq!(two_lines("Empty"), ("Empty".into(), String::new()));
+        assert_eq!(two_lines("稳定（Stable）"), ("稳定".into(), "Stable".into()));
     }
 }

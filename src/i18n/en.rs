@@ -1,4 +1,7 @@
-use super::{StateNames, Strings};
+use super::{
+    ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
+    InspectorStrings, LogStrings, MemberStateNames, StageStrings, StateNames, Strings, TopicStrings, Words,
+};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -23,9 +26,357 @@ pub(super) const STRINGS: Strings = Strings {
     state_explanations: StateNames {
         empty: "The group has no members. Its committed offsets are kept until they expire.",
         preparing_rebalance: "A rebalance has started: every member must send JoinGroup again.",
-        completing_rebalance:
-            "Everyone has joined: the leader computes the assignment and sends it in SyncGroup.",
+        completing_rebalance: "Everyone has joined: the leader computes the assignment and sends it in \
+                               SyncGroup. Heartbeats now get NONE, not REBALANCE_IN_PROGRESS as some \
+                               articles say: the member has already rejoined.",
         stable: "Every member has its partitions and heartbeats to the coordinator.",
         dead: "The group is gone from this coordinator: it was deleted or the coordinator moved.",
     },
+    member_states: MemberStateNames {
+        unjoined: "unjoined",
+        joining: "joining",
+        awaiting_sync: "awaiting sync",
+        stable: "stable",
+        closed: "closed",
+        killed: "killed",
+        failed: "stopped (error)",
+        paused: "paused",
+        rejoin_needed: "must rejoin",
+    },
+    group: GroupStrings {
+        assignor: "Assignor",
+        offsets_partition: "__consumer_offsets partition",
+        offsets_partition_note: "abs(\"test_group_1\".hashCode()) % 50 = 30. One article shows 28; Kafka \
+                                 computes 30.",
+        coordinator: "Coordinator",
+        last_transition: "Last transition",
+        member_count: "Members",
+    },
+    controls: ControlStrings {
+        label: "Simulation controls",
+        play: "Play",
+        pause: "Pause",
+        step: "Step",
+        step_hint: "Pause and run the next moment at which something happens (shortcut: . or →)",
+        speed: "Speed",
+        speed_hint: "Virtual time per real second, from 0.1× to 10× (shortcuts: + and -)",
+        reset: "Reset",
+        reset_hint: "Start again with an empty group and a new random seed",
+        seed: "Seed",
+        time: "Virtual time",
+        help: "Keyboard shortcuts",
+        presentation: "Presentation mode",
+        presentation_hint: "Large text for a projector (shortcut: p)",
+        refused: "Not possible now: {reason}",
+    },
+    stage: StageStrings {
+        heading: "Brokers and consumers",
+        label: "The coordinator broker, the consumers, and the protocol messages travelling between them",
+        broker: "broker {n}",
+        coordinator: "group coordinator",
+        unloaded: "not leading",
+        loading: "loading",
+        leader: "leader",
+        session_ring: "session timeout countdown",
+        poll_ring: "max.poll.interval countdown",
+        processing: "processing",
+        empty: "Add a consumer to start: press the Add consumer button or the a key.",
+        legend: "Legend",
+        request: "request",
+        response: "response",
+        error: "error",
+        lost: "will be lost",
+        legend_shapes: "Each API has its own shape and colour. Filled: request (consumer → broker). Hollow: \
+                        response (broker → consumer).",
+        legend_error: "Thick red outline and a code: an error response.",
+        legend_rings:
+            "Rings around a consumer: inner = session timeout left (the coordinator's clock), outer \
+                       = max.poll.interval left (the poll loop's clock).",
+        token: "{api} {kind} from {from} to {to}",
+        consumer_node: "Consumer {name}, {state}",
+        api_gloss: ApiGloss {
+            find_coordinator: "which broker coordinates my group?",
+            join_group: "join or rejoin; the leader gets every subscription",
+            sync_group: "the leader sends the assignment; everyone gets theirs",
+            heartbeat: "I am alive (from the heartbeat thread)",
+            leave_group: "I am leaving: rebalance now",
+            offset_commit: "save how far I have processed",
+            offset_fetch: "where should I start?",
+            describe_groups: "describe the group",
+        },
+    },
+    consumer: ConsumerStrings {
+        heading: "Consumers",
+        member_id: "Member id",
+        generation: "Generation",
+        state: "Client state",
+        partitions: "Partitions",
+        no_partitions: "none",
+        processed: "Records processed",
+        duplicates: "Duplicates",
+        protocol: "Protocol",
+        eager: "eager",
+        cooperative: "cooperative",
+        static_id: "Static id",
+        assignors: "Assignors",
+        kill: "Kill",
+        kill_hint: "Stop the process at once: no LeaveGroup, no commit. The group notices when the session \
+                    times out.",
+        close: "Close",
+        close_hint: "Shut down cleanly: commit, give up partitions, send LeaveGroup.",
+        pause: "Pause",
+        pause_hint: "Freeze it like a long GC pause: no heartbeats, no poll().",
+        resume: "Resume",
+        resume_hint: "End the pause.",
+        restart: "Restart",
+        restart_hint:
+            "Start the stopped process again (a new member id; a static member keeps its instance id).",
+        inspect: "Inspect",
+        actions_for: "Actions for {name}",
+    },
+    form: FormStrings {
+        heading: "Add a consumer",
+        name: "Name",
+        assignors: "Assignors (partition.assignment.strategy, in order of preference)",
+        move_up: "Move {name} up",
+        move_down: "Move {name} down",
+        protocol: "Rebalance protocol",
+        protocol_rule: "Kafka picks cooperative only if every listed assignor supports it (only \
+                        cooperative-sticky does); otherwise eager.",
+        static_id: "Static member id (group.instance.id)",
+        static_id_hint: "Leave empty for a dynamic member.",
+        session: "session.timeout.ms",
+        heartbeat: "heartbeat.interval.ms",
+        max_poll: "max.poll.interval.ms",
+        processing: "Processing time per batch (ms)",
+        commit_in_revoke: "Commit offsets in onPartitionsRevoked",
+        add: "Add consumer",
+        settings: "Consumer settings",
+        err_name_empty: "Name: give the consumer a name.",
+        err_name_taken: "Name: there is already a consumer named {name}.",
+        err_number: "{field}: enter a whole number of milliseconds above 0.",
+        err_heartbeat: "heartbeat.interval.ms must be lower than session.timeout.ms, or the session expires \
+                        between two heartbeats.",
+        err_no_assignor: "Assignors: choose at least one.",
+        warn_session_range:
+            "The broker accepts session.timeout.ms from 6000 to 1800000: this consumer will get \
+                             INVALID_SESSION_TIMEOUT.",
+        warn_processing: "A batch takes longer than max.poll.interval.ms: the consumer will leave the group \
+                          while it processes.",
+        warn_heartbeat_third: "Kafka recommends heartbeat.interval.ms at most a third of session.timeout.ms.",
+        err_summary: "Fix the marked fields; nothing you typed is lost.",
+    },
+    topics: TopicStrings {
+        heading: "Topics and partitions",
+        partition: "partition",
+        unowned: "no owner",
+        add_partition: "Add a partition to {topic}",
+        new_topic: "New topic",
+        topic_name: "Topic name",
+        partitions: "Partitions",
+        create: "Create topic",
+        err_topic_name: "Topic name: use letters, digits, '.', '_' or '-'.",
+        err_topic_taken: "Topic name: {topic} already exists.",
+        err_partitions: "Partitions: enter a whole number from 1 to 64.",
+        failover: "Coordinator failover",
+        failover_hint: "Broker 0 loses leadership of the group's __consumer_offsets partition for 5 s, then \
+                        loads it again: consumers see NOT_COORDINATOR and look for the coordinator.",
+        partition_label: "{topic} partition {p}: {owner}",
+        subscribed_by: "owned by {owners}",
+    },
+    inspector: InspectorStrings {
+        heading: "Inspector",
+        empty: "Click or tap a consumer, the broker, a moving message or a log line (or press Enter on it) \
+                to see all its fields here.",
+        clear: "Close inspector",
+        from: "From",
+        to: "To",
+        kind: "Kind",
+        correlation: "Correlation id",
+        sent: "Sent at",
+        arrives: "Arrives at",
+        fault: "Fault",
+        fields: "Fields",
+        time: "Time",
+        raw: "Engine trace (English)",
+        session_deadline: "Session expires at (coordinator)",
+        next_heartbeat: "Next heartbeat at",
+        poll_deadline: "max.poll.interval expires at",
+        subscription: "Subscription",
+        committed: "committed",
+        lag: "lag",
+        members: "Members",
+        timers: "Timers",
+        message_title: "Message {id}: {api} {kind}",
+        event_title: "Log entry {seq}",
+        gone: "no longer in the simulation",
+    },
+    log: LogStrings {
+        heading: "Event log",
+        filter_consumer: "Consumer",
+        filter_api: "API",
+        all: "all",
+        details: "Show heartbeats and details",
+        empty: "Nothing yet.",
+        showing: "The last {n} matching entries, newest first.",
+    },
+    help: HelpStrings {
+        dismiss: "Close",
+        heading: "Keyboard shortcuts",
+        play_pause: "Play or pause",
+        step: "Step to the next event",
+        add: "Add a consumer with the form's settings",
+        speed: "Faster or slower",
+        help: "Show or hide this help",
+        inspect: "Inspect the focused consumer, broker, message or log line",
+        close: "Close this help or the inspector",
+        presentation: "Presentation mode on or off",
+    },
+    words: Words {
+        left: "it sent LeaveGroup",
+        admin_removed: "removed by an admin",
+        session_expired: "its session expired",
+        not_rejoined: "it did not rejoin in time",
+        sync_expired: "it did not send SyncGroup in time",
+        group_full: "the group is full",
+        replaced: "a new process took its instance id",
+        joined: "it joined as a full member",
+        request: "request",
+        response: "response",
+        nothing: "nothing",
+        sep: ", ",
+    },
+    explain: Explain {
+        group_created: "The coordinator creates group {group}: Empty, generation 0.",
+        first_member:
+            "{who} is the first member: the group moves from Empty to PreparingRebalance and waits \
+                       group.initial.rebalance.delay.ms (3 s, longer while others keep arriving) for more \
+                       members.",
+        member_joined: "{who} joined: the group moves to PreparingRebalance and every member must rejoin.",
+        leader_rejoined:
+            "The leader {who} sent JoinGroup while the group was Stable: a new rebalance starts \
+                          and every member must rejoin.",
+        metadata_changed:
+            "{who} rejoined with a different subscription: the group moves to PreparingRebalance \
+                           and every member must rejoin.",
+        static_replaced_rebalance: "A new process took static member {who}'s place: the group rebalances.",
+        members_left: "{who} left with LeaveGroup: the group moves to {to} and the others must rejoin.",
+        last_member_left: "{who} left with LeaveGroup and was the last member: the group is Empty.",
+        session_expired: "No heartbeat from {who} within session.timeout.ms: the coordinator removes it and \
+                          the group moves to {to}; the others must rejoin.",
+        last_session_expired:
+            "No heartbeat from {who} within session.timeout.ms: it was the last member, so \
+                               the group is Empty.",
+        pending_sync_expired:
+            "{who} did not send SyncGroup in time: removed, and the group rebalances again.",
+        join_completed: "Every member has rejoined (or was dropped): the coordinator answers all JoinGroups \
+                         and waits in CompletingRebalance for the leader's SyncGroup. Heartbeats now get \
+                         NONE, not REBALANCE_IN_PROGRESS as some articles say.",
+        assignment_persisted:
+            "The leader's assignment is written to __consumer_offsets: every member gets its \
+                               partitions in its SyncGroup answer, and the group is Stable.",
+        assignment_failed: "Writing the assignment failed ({error}): the group rebalances again.",
+        unloaded_dead: "This broker no longer leads the group's __consumer_offsets partition: the group is \
+                        Dead here, and members will get NOT_COORDINATOR.",
+        state_changed: "The group moves from {from} to {to}.",
+        generation: "Generation {from} → {to}. Requests carrying an older generation are now refused with \
+                     ILLEGAL_GENERATION.",
+        protocol_selected: "Assignor {protocol} chosen: the first, in preference order, that every member \
+                            supports.",
+        protocol_cleared: "The group has no members, so no assignor any more.",
+        leader: "{who} now leads the group: it will compute everyone's assignment.",
+        no_leader: "The group has no leader.",
+        member_added: "Member {member} ({client}) is added to the group.",
+        member_removed: "Member {member} is removed: {reason}.",
+        pending_member: "The coordinator hands the new member id {member} back with MEMBER_ID_REQUIRED \
+                         (KIP-394): the consumer must send JoinGroup again with it.",
+        static_replaced: "Static member {instance}: new id {new} replaces {old}, which is now fenced.",
+        assignment_stored: "The assignment for generation {gen} is stored.",
+        assignments_reset: "The rebalance restarted before SyncGroup completed: assignments are cleared.",
+        offsets_committed: "Offsets committed: {offsets}.",
+        group_loaded:
+            "The coordinator rebuilds the group from __consumer_offsets: {state}, generation {gen}.",
+        partition_loaded: "Broker {node} now leads __consumer_offsets-{p} and loads it.",
+        partition_unloaded: "Broker {node} no longer leads __consumer_offsets-{p}.",
+        initial_delay:
+            "One tick of group.initial.rebalance.delay.ms ({ms} ms) ended: if nobody new arrived, \
+                        the join phase completes now.",
+        rebalance_timeout: "The rebalance timeout expired: members that did not rejoin are removed.",
+        timer_fired: "The coordinator's {timer} timer fired.",
+        parked:
+            "{api} from {member} waits at the coordinator (a long poll) until the rebalance gets that far.",
+        parked_dropped: "An older {api} from {member} will never be answered: a newer one replaced it.",
+        started: "{who} starts: assignors {assignors} ({protocol} protocol), subscribes to {topics}.",
+        coordinator_found: "{who} found its coordinator: broker {node}, leader of __consumer_offsets-{p}.",
+        coordinator_found_article: "{who} found its coordinator: broker {node}, leader of \
+                                    __consumer_offsets-{p} (abs(hashCode) % 50 = {p}; one article shows 28, \
+                                    Kafka computes 30).",
+        coordinator_lost: "{who} marks its coordinator unknown and will look for it again.",
+        member_state: "{who}: {from} → {to}.",
+        rejoin: "{who} will rejoin at its next poll().",
+        member_id_assigned: "{who} got member id {id}; it sends JoinGroup again with it.",
+        joined_leader:
+            "{who} joined generation {gen} as the leader: it received every member's subscription \
+                        and computes the assignment with {protocol}.",
+        joined_follower:
+            "{who} joined generation {gen} as a follower: it sends an empty SyncGroup and waits \
+                          for its partitions.",
+        assignment_computed: "{who}, the leader, ran {strategy} for generation {gen}: {assignment}.",
+        assignment_received: "{who} got its partitions for generation {gen}: {parts}.",
+        revoked: "{who} gives up {parts} (onPartitionsRevoked).",
+        assigned: "{who} starts consuming {parts} (onPartitionsAssigned).",
+        lost: "{who} lost {parts} (onPartitionsLost): it was no longer in the group, so it may not commit.",
+        generation_reset: "{who} forgets its generation and must join again.",
+        error_received: "{who}: {api} answered {error}. {meaning}",
+        err_rebalance: "A rebalance is in progress: it must rejoin.",
+        err_generation: "Its generation is out of date: it must rejoin.",
+        err_unknown_member: "The coordinator no longer knows this member id: it rejoins as a new member.",
+        err_member_id_required: "It must rejoin with the member id the coordinator just gave it.",
+        err_coordinator: "The coordinator moved or is not ready: it looks for the coordinator again.",
+        err_fenced: "Another process now owns its group.instance.id: it stops.",
+        fatal: "{who} stopped: {reason}",
+        poll_timeout: "{who} did not call poll() within max.poll.interval.ms ({ms} ms): it leaves the group \
+                       with LeaveGroup, even though its heartbeats were fine.",
+        poll_timeout_static: "{who} did not call poll() within max.poll.interval.ms ({ms} ms): as a static \
+                              member it sends nothing and only resets itself; the coordinator waits for its \
+                              session to expire.",
+        fetched: "{who} fetched {n} records.",
+        processed: "{who} processed {n} records.",
+        duplicates: "{who} processed {n} records, {d} of them a second time (duplicates).",
+        abandoned: "{who} abandoned {n} unprocessed records.",
+        commit_sent: "{who} commits {offsets}.",
+        commit_ok: "{who}'s commit succeeded: {offsets}.",
+        commit_failed: "{who}'s commit failed with {error}: those records may be processed again.",
+        commit_skipped: "{who} did not commit: {why}",
+        positions: "{who} starts reading at {positions}.",
+        metadata: "{who} sees new metadata: {topics}.",
+        subscription: "{who} is now subscribed to {topics}.",
+        paused: "{who} is paused: no heartbeats, no poll().",
+        resumed: "{who} resumes.",
+        closed: "{who} is closed.",
+        killed: "{who} was killed: it sends nothing more. The coordinator notices only when its session \
+                 times out.",
+        ignored: "{who} ignored a stale {api} response.",
+        timed_out: "{who}: {api} got no answer in time.",
+        sent_request: "{from} sends {api} to {to}.",
+        sent_response: "{from} answers {to}'s {api}: NONE (success).",
+        sent_error: "{from} answers {to}'s {api} with the error {error}.",
+        heartbeat_completing:
+            "{from} answers {to}'s Heartbeat with NONE although the group is rebalancing: in \
+                               CompletingRebalance Kafka answers NONE, not REBALANCE_IN_PROGRESS.",
+        delivered: "{api} {kind} arrived at {to}.",
+        message_lost: "{api} from {from} to {to} was lost on the network.",
+        undeliverable: "{api} for {to} was not delivered: that process no longer listens.",
+        consumer_started: "Process {name} starts.",
+        topic_created: "Topic {topic} created with {n} partitions.",
+        partitions_added:
+            "Topic {topic} grows from {from} to {to} partitions: consumers notice at their next \
+                           metadata refresh, and the group rebalances.",
+        coordinator_unloaded: "Broker {node} loses leadership of __consumer_offsets-{p}: the group has no \
+                               coordinator for a while.",
+        coordinator_loaded: "Broker {node} leads __consumer_offsets-{p} again and reloads the group.",
+        rejected: "The engine refused an action: {reason}",
+        other: "Detail:",
+    },
+    announce: "Group {state}, generation {gen}, leader {leader}.",
 };

@@ -1,7 +1,7 @@
 // The app shell as a user meets it: title, the empty group, and the language switch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { serveDist, launchBrowser, openPage, screenshot, addConsumers } from './harness.mjs';
 
 let server;
 let browser;
@@ -79,9 +79,60 @@ test('on a phone-sized screen nothing overflows sideways', async () => {
     viewport: { width: 375, height: 740 },
   });
   await page.getByRole('heading', { level: 1 }).waitFor();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  const overflow = async () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok((await overflow()) <= 0, `page is ${await overflow()}px wider than the screen`);
   await screenshot(page, 'app-shell-phone');
+  // With consumers, cards and the log must fit too; controls stay big enough to tap.
+  await addConsumers(page, 3);
+  await page.getByRole('article').nth(2).waitFor();
+  assert.ok((await overflow()) <= 0, `page is ${await overflow()}px wider than the screen with consumers`);
+  const small = await page.locator('button:visible').evaluateAll((bs) =>
+    bs.filter((b) => b.getBoundingClientRect().height < 36).map((b) => b.textContent));
+  assert.deepEqual(small, [], 'buttons shorter than 36 px');
+  await screenshot(page, 'app-shell-phone-consumers');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('presentation mode enlarges the text and is remembered', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US', viewport: { width: 1920, height: 1080 } });
+  const toggle = page.getByRole('button', { name: 'Presentation mode' });
+  const size = () => page.locator('.app').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  const before = await size();
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  assert.ok((await size()) >= before * 1.25, 'text is larger');
+  await addConsumers(page, 3);
+  await page.getByRole('slider', { name: 'Speed' }).fill('10');
+  await page.getByTestId('group-state').filter({ hasText: /^Stable$/ }).waitFor({ timeout: 30_000 });
+  await screenshot(page, 'presentation-mode');
+  await page.reload();
+  assert.equal(await page.getByRole('button', { name: 'Presentation mode' }).getAttribute('aria-pressed'), 'true');
+  await page.keyboard.press('p');
+  assert.equal(await page.getByRole('button', { name: 'Presentation mode' }).getAttribute('aria-pressed'), 'false');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('with reduced motion, messages jump instead of gliding', async () => {
+  const context = await browser.newContext({ locale: 'en-US', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(server.url);
+  await page.getByRole('slider', { name: 'Speed' }).fill('-10');
+  await addConsumers(page, 1);
+  const token = page.getByRole('button', { name: /^FindCoordinator request from C1/ });
+  await token.waitFor();
+  // Sampled over the flight, the token is only ever at one of two places.
+  const places = new Set();
+  for (let i = 0; i < 40 && (await token.count()); i++) {
+    const box = await token.boundingBox().catch(() => null);
+    if (box) places.add(`${Math.round(box.x)},${Math.round(box.y)}`);
+    await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => ok(true))));
+  }
+  assert.ok(places.size >= 1 && places.size <= 2, `token seen at ${[...places].join(' ')}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

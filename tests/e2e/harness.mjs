@@ -78,3 +78,26 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** Sets the speed slider (a step from -10, 0.1×, to 10, 10×) as a user dragging it would. */
+export async function setSpeed(page, step) {
+  await page.getByRole('slider', { name: /Speed|速度/ }).fill(String(step));
+}
+
+/** Waits until `locator`'s text matches `pattern` (a visible condition, never a fixed sleep). */
+export async function waitForText(locator, pattern, timeout = 30_000) {
+  await locator.filter({ hasText: pattern }).first().waitFor({ timeout });
+  return locator.first().textContent();
+}
+
+/** Adds `n` consumers with the form's default settings through its button. */
+export async function addConsumers(page, n) {
+  const add = page.getByRole('button', { name: /Add consumer|添加消费者/ });
+  for (let i = 0; i < n; i++) await add.click();
+}
+
+/** The consumer named as leader in the group panel (`C1` from `C1 (C1-1)`). */
+export async function leaderName(page) {
+  const text = (await page.getByTestId('leader').textContent()).replace('♛', '').trim();
+  return text.split(' ')[0];
+}

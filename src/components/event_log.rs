@@ -1,0 +1,178 @@
+use std::rc::Rc;
+
+use rebalance_engine::sim::{SimEvent, SimEventKind};
+use rebalance_engine::{EventKind, GroupState};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{activate_on_enter, use_playground, use_strings};
+use crate::explain::{api_of, consumer_of, explain, is_routine, Context};
+use crate::i18n::{fill, Lang};
+use crate::state::{Change, Selection};
+use crate::style::APIS;
+
+/// How many entries the log shows.
+const SHOWN: usize = 80;
+
+#[derive(Properties)]
+struct LineProps {
+    event: Rc<SimEvent>,
+    state_at: Option<GroupState>,
+    lang: Lang,
+    selected: bool,
+    onselect: Callback<u64>,
+}
+
+impl PartialEq for LineProps {
+    fn eq(&self, other: &Self) -> bool {
+        // A log entry never changes: its number identifies it.
+        self.event.seq == other.event.seq
+            && self.lang == other.lang
+            && self.selected == other.selected
+            && self.state_at == other.state_at
+    }
+}
+
+#[component]
+fn LogLine(props: &LineProps) -> Html {
+    let s = props.lang.strings();
+    let ev = &props.event;
+    let text = explain(
+        s,
+        ev,
+        &Context {
+            state_at: props.state_at,
+        },
+    );
+    let seq = ev.seq;
+    let onclick = props.onselect.reform(move |_: MouseEvent| seq);
+    let source = match &ev.kind {
+        SimEventKind::Coordinator { .. } => "src-coordinator",
+        SimEventKind::Client { .. } => "src-client",
+        SimEventKind::Network { .. } => "src-network",
+        SimEventKind::World { .. } => "src-world",
+    };
+    let important = matches!(
+        &ev.kind,
+        SimEventKind::Coordinator {
+            event: EventKind::StateChanged { .. }
+                | EventKind::GenerationChanged { .. }
+                | EventKind::LeaderChanged { .. },
+            ..
+        }
+    );
+    html! {
+        <li class={classes!("log-line", source, important.then_some("is-important"), is_routine(ev).then_some("is-detail"),
+                props.selected.then_some("is-selected"))}
+            role="button" tabindex="0" {onclick} onkeydown={activate_on_enter()} aria-pressed={props.selected.to_string()}>
+            <span class="log-time mono">{ format!("{}.{:03}", ev.at.as_millis() / 1000, ev.at.as_millis() % 1000) }</span>
+            <span class="log-text">{ text }</span>
+        </li>
+    }
+}
+
+/// The log, newest first, filterable by consumer and by API; each line explained in words.
+#[component]
+pub fn EventLog() -> Html {
+    let s = use_strings();
+    let lang = use_context::<Lang>().unwrap_or(Lang::En);
+    let pg = use_playground();
+    let consumer = use_state(String::new);
+    let api = use_state(String::new);
+    let details = use_state(|| false);
+
+    let lines = {
+        let world = pg.world.borrow();
+        let log = world.sim().log();
+        // Logged up to the copy the panels show, so the log is in step with the rest.
+        let upto = pg.view.log_len.min(log.len());
+        let mut state = pg.view.group.state;
+        let mut out = Vec::with_capacity(SHOWN);
+        for ev in log[..upto].iter().rev() {
+            let state_at = state;
+            if let SimEventKind::Coordinator {
+                event: EventKind::StateChanged { from, .. },
+                ..
+            } = &ev.kind
+            {
+                state = *from;
+            }
+            if out.len() >= SHOWN {
+                break;
+            }
+            if !*details && is_routine(ev) {
+                continue;
+            }
+            if !consumer.is_empty() && consumer_of(ev) != Some(consumer.as_str()) {
+                continue;
+            }
+            if !api.is_empty() && api_of(ev) != Some(api.as_str()) {
+                continue;
+            }
+            out.push((Rc::new(ev.clone()), state_at));
+        }
+        out
+    };
+
+    let onselect = {
+        let pg = pg.clone();
+        Callback::from(move |seq: u64| pg.dispatch(Change::Select(Some(Selection::Event(seq)))))
+    };
+    let onconsumer = {
+        let consumer = consumer.clone();
+        Callback::from(move |e: Event| consumer.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let onapi = {
+        let api = api.clone();
+        Callback::from(move |e: Event| api.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let ondetails = {
+        let details = details.clone();
+        Callback::from(move |e: Event| details.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
+    };
+    let selected = match &pg.selection {
+        Some(Selection::Event(seq)) => Some(*seq),
+        _ => None,
+    };
+
+    html! {
+        <section class="event-log panel" aria-labelledby="log-heading">
+            <h2 id="log-heading" class="panel-heading">{ s.log.heading }</h2>
+            <div class="log-filters">
+                <label>{ s.log.filter_consumer }
+                    <select onchange={onconsumer}>
+                        <option value="" selected={consumer.is_empty()}>{ s.log.all }</option>
+                        { for pg.view.consumers.iter().map(|c| html! {
+                            <option value={c.name.clone()} selected={*consumer == c.name}>{ &c.name }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ s.log.filter_api }
+                    <select onchange={onapi}>
+                        <option value="" selected={api.is_empty()}>{ s.log.all }</option>
+                        { for APIS.iter().map(|a| html! {
+                            <option value={*a} selected={*api == *a}>{ *a }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="log-details">
+                    <input type="checkbox" checked={*details} onchange={ondetails} />
+                    { s.log.details }
+                </label>
+            </div>
+            if lines.is_empty() {
+                <p class="panel-empty">{ s.log.empty }</p>
+            } else {
+                <p class="log-count">{ fill(s.log.showing, &[("n", &lines.len().to_string())]) }</p>
+                <ol class="log-lines" aria-label={s.log.heading}>
+                    { for lines.into_iter().map(|(ev, state_at)| {
+                        let seq = ev.seq;
+                        html! {
+                            <LogLine key={seq} event={ev} {state_at} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
+                        }
+                    }) }
+                </ol>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,56 @@
+use yew::prelude::*;
+
+use super::use_strings;
+use crate::i18n::Strings;
+use crate::style::{api_class, api_shape, APIS};
+
+fn gloss(s: &Strings, api: &str) -> &'static str {
+    let g = &s.stage.api_gloss;
+    match api {
+        "FindCoordinator" => g.find_coordinator,
+        "JoinGroup" => g.join_group,
+        "SyncGroup" => g.sync_group,
+        "Heartbeat" => g.heartbeat,
+        "LeaveGroup" => g.leave_group,
+        "OffsetCommit" => g.offset_commit,
+        "OffsetFetch" => g.offset_fetch,
+        _ => g.describe_groups,
+    }
+}
+
+fn swatch(api: &str, extra: &'static str) -> Html {
+    html! {
+        <svg class="legend-swatch" viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">
+            <g class={classes!("token", api_class(api), extra)}><path d={api_shape(api)} /></g>
+        </svg>
+    }
+}
+
+/// Which shape and colour is which API; filled and hollow; errors; rings.
+#[component]
+pub fn Legend() -> Html {
+    let s = use_strings();
+    html! {
+        <details class="legend" open=true>
+            <summary class="legend-heading">{ s.stage.legend }</summary>
+            <ul class="legend-list">
+                { for APIS.iter().map(|api| html! {
+                    <li class="legend-item">
+                        { swatch(api, "is-request") }
+                        { swatch(api, "is-response") }
+                        <span class="legend-name">{ *api }</span>
+                        <span class="legend-gloss">{ gloss(s, api) }</span>
+                    </li>
+                }) }
+            </ul>
+            <p class="legend-note">{ s.stage.legend_shapes }</p>
+            <p class="legend-note">
+                <svg class="legend-swatch" viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">
+                    <g class="token api-heartbeat is-response is-error"><path d={api_shape("Heartbeat")} /></g>
+                </svg>
+                { s.stage.legend_error }
+            </p>
+            <p class="legend-note">{ s.stage.legend_rings }</p>
+        </details>
+    }
+}

@@ -1,0 +1,220 @@
+//! The playground's UI state and every change to it, as a [`Reducible`].
+//!
+//! The simulation itself is mutated in place (cloning it per frame would cost too much); the
+//! reducer hands out a new [`Playground`] whenever the panels must re-render: when the log grew,
+//! when the user did something, or when the selection changed. The moving tokens do not go through
+//! here: they redraw on every animation frame through the [`FrameBus`].
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use rebalance_engine::{Message, NodeId};
+use yew::prelude::*;
+
+use crate::world::{Command, View, World};
+
+/// What the inspector shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Selection {
+    /// A consumer, by name.
+    Consumer(String),
+    /// A broker.
+    Broker(NodeId),
+    /// A message (a copy: it stays inspectable after it arrived).
+    Message(Rc<Message>),
+    /// A log entry, by sequence number.
+    Event(u64),
+}
+
+/// The speed of virtual time, as a step on a log scale: `10^(step / 10)`, from 0.1× to 10×.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Speed(pub i32);
+
+impl Speed {
+    /// The slowest step (0.1×).
+    pub const MIN: i32 = -10;
+    /// The fastest step (10×).
+    pub const MAX: i32 = 10;
+    /// One step of `+`/`-` on the keyboard: a factor of about 1.58.
+    pub const KEY_STEP: i32 = 2;
+
+    /// Virtual milliseconds per wall-clock millisecond.
+    pub fn factor(self) -> f64 {
+        10f64.powf(f64::from(self.0.clamp(Self::MIN, Self::MAX)) / 10.0)
+    }
+
+    /// The speed `by` steps faster (or slower), within the range.
+    pub fn nudged(self, by: i32) -> Self {
+        Self((self.0 + by).clamp(Self::MIN, Self::MAX))
+    }
+
+    /// `0.1×`, `1×`, `2.5×`, `10×`: two significant digits.
+    pub fn label(self) -> String {
+        let f = self.factor();
+        let s = if f >= 9.95 {
+            format!("{f:.0}")
+        } else if f >= 0.995 {
+            format!("{f:.1}")
+        } else {
+            format!("{f:.2}")
+        };
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            s
+        };
+        format!("{s}×")
+    }
+}
+
+/// Listeners called on every animation frame (the moving tokens, the clock readout).
+#[derive(Default)]
+pub struct FrameBus {
+    next: Cell<u32>,
+    listeners: RefCell<Vec<(u32, Callback<()>)>>,
+}
+
+impl FrameBus {
+    /// Adds a listener; returns its key for [`FrameBus::unsubscribe`].
+    pub fn subscribe(&self, cb: Callback<()>) -> u32 {
+        let key = self.next.get();
+        self.next.set(key.wrapping_add(1));
+        self.listeners.borrow_mut().push((key, cb));
+        key
+    }
+
+    /// Removes a listener.
+    pub fn unsubscribe(&self, key: u32) {
+        self.listeners.borrow_mut().retain(|(k, _)| *k != key);
+    }
+
+    /// Calls every listener.
+    pub fn emit(&self) {
+        // Copy first: a listener may (un)subscribe while it runs.
+        let listeners: Vec<Callback<()>> = self.listeners.borrow().iter().map(|(_, c)| c.clone()).collect();
+        for cb in listeners {
+            cb.emit(());
+        }
+    }
+}
+
+/// Everything the panels render from, plus the handles the animation loop needs.
+#[derive(Clone)]
+pub struct Playground {
+    /// The simulation (mutated in place by the animation loop and by commands).
+    pub world: Rc<RefCell<World>>,
+    /// The picture of the world the panels render.
+    pub view: Rc<View>,
+    /// Whether virtual time runs.
+    pub playing: bool,
+    /// How fast it runs.
+    pub speed: Speed,
+    /// What the inspector shows.
+    pub selection: Option<Selection>,
+    /// The last command the engine refused (its English reason).
+    pub refused: Option<String>,
+    /// Redraws per animation frame.
+    pub frames: Rc<FrameBus>,
+    /// Bumped on every change, so that effects can depend on it.
+    pub version: u64,
+}
+
+impl PartialEq for Playground {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version && Rc::ptr_eq(&self.world, &other.world)
+    }
+}
+
+impl Playground {
+    /// A playground on a new world with this seed, paused or playing.
+    pub fn new(seed: u64, playing: bool) -> Self {
+        let mut world = World::new(seed);
+        let view = Rc::new(world.view());
+        Self {
+            world: Rc::new(RefCell::new(world)),
+            view,
+            playing,
+            speed: Speed(0),
+            selection: None,
+            refused: None,
+            frames: Rc::new(FrameBus::default()),
+            version: 0,
+        }
+    }
+}
+
+/// A change to the playground.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// The log grew: copy the world again.
+    Refresh,
+    /// Play or pause.
+    TogglePlay,
+    /// Pause.
+    Pause,
+    /// Run the next instant at which something happens (and pause).
+    Step,
+    /// Set the speed.
+    SetSpeed(Speed),
+    /// Speed up or slow down by this many steps.
+    NudgeSpeed(i32),
+    /// Start again with a new world and this seed.
+    Reset(u64),
+    /// Do something to the world.
+    Command(Command),
+    /// Show something in the inspector (or nothing).
+    Select(Option<Selection>),
+}
+
+impl Reducible for Playground {
+    type Action = Change;
+
+    fn reduce(self: Rc<Self>, change: Change) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.version += 1;
+        match change {
+            Change::Refresh => {}
+            Change::TogglePlay => next.playing = !next.playing,
+            Change::Pause => next.playing = false,
+            Change::Step => {
+                next.playing = false;
+                next.world.borrow_mut().step();
+            }
+            Change::SetSpeed(s) => next.speed = Speed(s.0.clamp(Speed::MIN, Speed::MAX)),
+            Change::NudgeSpeed(by) => next.speed = next.speed.nudged(by),
+            Change::Reset(seed) => {
+                let fresh = Playground::new(seed, next.playing);
+                next.world = fresh.world;
+                next.selection = None;
+                next.refused = None;
+            }
+            Change::Command(cmd) => {
+                let result = next.world.borrow_mut().apply(cmd);
+                next.refused = result.err();
+            }
+            Change::Select(sel) => next.selection = sel,
+        }
+        next.view = Rc::new(next.world.borrow_mut().view());
+        Rc::new(next)
+    }
+}
+
+/// The playground as components get it from the context.
+pub type PlaygroundContext = UseReducerHandle<Playground>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_is_a_log_scale_from_a_tenth_to_ten() {
+        assert!((Speed(Speed::MIN).factor() - 0.1).abs() < 1e-9);
+        assert!((Speed(0).factor() - 1.0).abs() < 1e-9);
+        assert!((Speed(Speed::MAX).factor() - 10.0).abs() < 1e-9);
+        assert_eq!(Speed(0).label(), "1×");
+        assert_eq!(Speed(10).label(), "10×");
+        assert_eq!(Speed(-10).label(), "0.1×");
+        assert_eq!(Speed(4).label(), "2.5×");
+        assert_eq!(Speed(9).nudged(5), Speed(10));
+    }
+}

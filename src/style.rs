@@ -1,0 +1,76 @@
+//! How things look: each Kafka API's shape and colour class, and each consumer's colour.
+//!
+//! Colour is never the only signal: every API also has its own shape (and its name in the legend
+//! and in the token's accessible name), and every consumer colour comes with the consumer's name.
+
+/// The Kafka APIs the stage draws, in legend order.
+pub const APIS: [&str; 7] = [
+    "FindCoordinator",
+    "JoinGroup",
+    "SyncGroup",
+    "Heartbeat",
+    "LeaveGroup",
+    "OffsetCommit",
+    "OffsetFetch",
+];
+
+/// The CSS class suffix of an API (`api-join`, ...).
+pub fn api_class(api: &str) -> &'static str {
+    match api {
+        "FindCoordinator" => "api-find",
+        "JoinGroup" => "api-join",
+        "SyncGroup" => "api-sync",
+        "Heartbeat" => "api-heartbeat",
+        "LeaveGroup" => "api-leave",
+        "OffsetCommit" => "api-commit",
+        "OffsetFetch" => "api-fetch",
+        _ => "api-other",
+    }
+}
+
+/// The token's outline, centred on (0, 0), about 20 units across.
+pub fn api_shape(api: &str) -> &'static str {
+    match api {
+        // diamond
+        "FindCoordinator" => "M0,-10 L10,0 L0,10 L-10,0 Z",
+        // circle
+        "JoinGroup" => "M-9,0 A9,9 0 1,0 9,0 A9,9 0 1,0 -9,0 Z",
+        // square
+        "SyncGroup" => "M-8,-8 H8 V8 H-8 Z",
+        // small triangle, pointing up
+        "Heartbeat" => "M0,-8 L7,6 L-7,6 Z",
+        // hexagon
+        "LeaveGroup" => "M-9,0 L-4.5,-8 L4.5,-8 L9,0 L4.5,8 L-4.5,8 Z",
+        // five-pointed star
+        "OffsetCommit" => {
+            "M0,-10 L2.9,-3.1 L9.5,-3.1 L4.3,1.4 L6.2,8.1 L0,4.2 L-6.2,8.1 L-4.3,1.4 L-9.5,-3.1 L-2.9,-3.1 Z"
+        }
+        // triangle pointing down
+        "OffsetFetch" => "M0,8 L8,-6 L-8,-6 Z",
+        // plus
+        _ => "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z",
+    }
+}
+
+/// How many distinct consumer colours there are before they repeat.
+pub const CONSUMER_COLOURS: usize = 10;
+
+/// The CSS class of the `i`-th consumer's colour.
+pub fn consumer_class(i: usize) -> String {
+    format!("owner-{}", i % CONSUMER_COLOURS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_api_has_its_own_shape_and_class() {
+        for (i, a) in APIS.iter().enumerate() {
+            for b in &APIS[i + 1..] {
+                assert_ne!(api_shape(a), api_shape(b), "{a} and {b} look alike");
+                assert_ne!(api_class(a), api_class(b));
+            }
+        }
+    }
+}

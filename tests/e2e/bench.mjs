@@ -1,0 +1,205 @@
+// Performance figures for the playground (a benchmark to run and read, not a test):
+//
+//   node tests/e2e/bench.mjs            (after `trunk build --release --offline`)
+//
+// 1. the release bundle (wasm + js + css), gzip -9;
+// 2. navigation → first rendered group view, median of 10 loads, next to an empty Yew app built the
+//    same way (a tiny crate this script writes under target/bench-empty-app and builds with Trunk);
+// 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
+//
+// Environment: CARGO_TARGET_DIR is honoured for both builds; LOADS, FRAMES_MS change the run.
+import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { ROOT, DIST, launchBrowser, serveDist } from './harness.mjs';
+
+const LOADS = Number(process.env.LOADS ?? 10);
+const FRAMES_MS = Number(process.env.FRAMES_MS ?? 20_000);
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+async function bundleSize(dir) {
+  let total = 0;
+  const parts = [];
+  for (const f of await readdir(dir)) {
+    if (!/\.(wasm|js|css)$/.test(f)) continue;
+    const gz = gzipSync(await readFile(join(dir, f)), { level: 9 }).length;
+    total += gz;
+    parts.push(`${f}: ${gz} B`);
+  }
+  return { total, parts };
+}
+
+// ---------------------------------------------------------------------------- the empty app
+const EMPTY = join(ROOT, 'target', 'bench-empty-app');
+
+async function buildEmptyApp() {
+  await mkdir(join(EMPTY, 'src'), { recursive: true });
+  const lock = await readFile(join(ROOT, 'Cargo.lock'), 'utf8');
+  const yew = (lock.match(/name = "yew"\nversion = "([^"]+)"/) ?? [])[1] ?? '0.23';
+  const wb = (lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/) ?? [])[1];
+  await writeFile(join(EMPTY, 'Cargo.toml'), `[package]
+name = "empty-app"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+# Its own workspace: it lives under the playground's target/ but is not part of it.
+[workspace]
+
+[dependencies]
+yew = { version = "=${yew}", features = ["csr"] }
+wasm-bindgen = "=${wb}"
+
+[profile.release]
+opt-level = "z"
+lto = true
+codegen-units = 1
+panic = "abort"
+`);
+  // The same lock file, so that the same versions are used (cargo trims what is not needed).
+  await writeFile(join(EMPTY, 'Cargo.lock'), lock);
+  await writeFile(join(EMPTY, 'src', 'main.rs'), `use yew::prelude::*;
+
+#[component]
+fn App() -> Html {
+    html! { <main><h1>{ "Empty" }</h1><p data-testid="group-state">{ "Empty" }</p></main> }
+}
+
+fn main() {
+    yew::Renderer::<App>::new().render();
+}
+`);
+  const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
+    .replace(/<link data-trunk rel="css"[^>]*>\n?/, '')
+    .replace(/<link data-trunk rel="copy-file"[^>]*>\n?/, '')
+    .replace(/data-bin="rebalance-playground"/, 'data-bin="empty-app"');
+  await writeFile(join(EMPTY, 'index.html'), index);
+  await writeFile(join(EMPTY, 'Trunk.toml'), await readFile(join(ROOT, 'Trunk.toml'), 'utf8'));
+  execFileSync('trunk', ['build', '--release', '--offline'], {
+    cwd: EMPTY,
+    stdio: 'inherit',
+    env: { ...process.env, CARGO_NET_OFFLINE: 'true' },
+  });
+  return join(EMPTY, 'dist');
+}
+
+function serveDir(dir) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
+    try {
+      const body = await readFile(file);
+      const ext = file.slice(file.lastIndexOf('.'));
+      res.writeHead(200, { 'content-type': types[ext] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () =>
+      ok({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((c) => server.close(c)) }),
+    ),
+  );
+}
+
+/** Milliseconds from navigation start until `[data-testid=group-state]` is in the document. */
+async function timeToGroupView(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const done = () => {
+      if (document.querySelector('[data-testid=group-state]')) {
+        window.__groupViewAt = performance.now();
+        return true;
+      }
+      return false;
+    };
+    new MutationObserver((_, obs) => done() && obs.disconnect()).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => window.__groupViewAt !== undefined, null, { timeout: 30_000 });
+  const t = await page.evaluate(() => window.__groupViewAt);
+  await context.close();
+  return t;
+}
+
+async function loadTimes(browser, url) {
+  await timeToGroupView(browser, url); // warm the disk cache of the server
+  const ts = [];
+  for (let i = 0; i < LOADS; i++) ts.push(await timeToGroupView(browser, url));
+  return ts;
+}
+
+async function frames(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const add = page.getByRole('button', { name: 'Add consumer' });
+  for (let i = 0; i < 30; i++) await add.click();
+  // 10^(6/10) = 3.98×, the slider's step nearest 4×.
+  await page.getByRole('slider', { name: 'Speed' }).fill('6');
+  const speed = await page.locator('.toolbar-speed-value').textContent();
+  const result = await page.evaluate(
+    (ms) =>
+      new Promise((ok) => {
+        const stamps = [];
+        const start = performance.now();
+        const tick = (t) => {
+          stamps.push(t);
+          if (t - start < ms) requestAnimationFrame(tick);
+          else ok(stamps);
+        };
+        requestAnimationFrame(tick);
+      }),
+    FRAMES_MS,
+  );
+  const state = await page.getByTestId('group-state').textContent();
+  const generation = await page.getByTestId('generation').textContent();
+  const virtual = await page.getByTestId('clock').getAttribute('data-ms');
+  await context.close();
+  const gaps = result.slice(1).map((t, i) => t - result[i]);
+  return { speed, gaps, state, generation, virtual, errors };
+}
+
+const browser = await launchBrowser();
+try {
+  const ours = await bundleSize(DIST);
+  console.log(`bundle (gzip -9): ${ours.total} B = ${(ours.total / 1024).toFixed(1)} KiB (limit 250 KB)`);
+  for (const p of ours.parts) console.log(`  ${p}`);
+
+  const emptyDist = await buildEmptyApp();
+  const empty = await bundleSize(emptyDist);
+  console.log(`empty Yew app bundle (gzip -9): ${empty.total} B`);
+
+  const a = await serveDist();
+  const b = await serveDir(emptyDist);
+  const playground = await loadTimes(browser, a.url);
+  const baseline = await loadTimes(browser, b.url);
+  const mp = median(playground);
+  const mb = median(baseline);
+  console.log(`first group view, median of ${LOADS}: playground ${mp.toFixed(1)} ms, empty Yew app ${mb.toFixed(1)} ms, ratio ${(mp / mb).toFixed(2)}× (target ≤ 1.5×)`);
+  console.log(`  playground: ${playground.map((t) => t.toFixed(0)).join(' ')}`);
+  console.log(`  empty app:  ${baseline.map((t) => t.toFixed(0)).join(' ')}`);
+
+  const f = await frames(browser, a.url);
+  const med = median(f.gaps);
+  const max = Math.max(...f.gaps);
+  const over = f.gaps.filter((g) => g > 50).length;
+  console.log(`30 consumers at ${f.speed} for ${FRAMES_MS / 1000} s: ${f.gaps.length} frames, median interval ${med.toFixed(2)} ms (target ≤ 17), max ${max.toFixed(1)} ms, ${over} frame(s) > 50 ms (target 0); group ${f.state}, generation ${f.generation}, virtual time ${f.virtual} ms; page errors: ${f.errors.length}`);
+  await a.close();
+  await b.close();
+} finally {
+  await browser.close();
+}

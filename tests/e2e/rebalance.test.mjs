@@ -1,0 +1,167 @@
+// The rebalance as a user drives and sees it: adding, killing and closing consumers, in both
+// languages. Every check waits for a visible condition with a timeout; nothing sleeps.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  serveDist, launchBrowser, openPage, screenshot, setSpeed, waitForText, addConsumers, leaderName,
+} from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function stableGroupOfThree(page) {
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 3);
+  const state = page.getByTestId('group-state');
+  await waitForText(state, /^Stable$/);
+  return state;
+}
+
+test('three consumers reach Stable with generation ≥ 1 and exactly one leader', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stableGroupOfThree(page);
+
+  const generation = Number(await page.getByTestId('generation').textContent());
+  assert.ok(generation >= 1, `generation ${generation}`);
+  assert.equal(await page.getByRole('article').count(), 3, 'one card per consumer');
+  // One crowned node on the stage and one leader card.
+  assert.equal(await page.getByRole('button', { name: /^Consumer C\d+, .*, leader$/ }).count(), 1);
+  assert.equal(await page.getByRole('article').filter({ hasText: '♛' }).count(), 1);
+  const leader = await leaderName(page);
+  assert.match(leader, /^C[123]$/);
+  // Every partition of test_topic has an owner, written in words.
+  const partitions = page.getByRole('list', { name: 'test_topic' }).getByRole('listitem');
+  assert.equal(await partitions.count(), 6);
+  for (const label of await partitions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))) {
+    assert.match(label, /test_topic partition \d: C[123]/);
+  }
+  // The state changes were announced.
+  assert.match(await page.getByRole('status').first().textContent(), /Group Stable, generation \d+, leader C/);
+  await screenshot(page, 'rebalance-stable-en');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('killing the leader: PreparingRebalance after the session timeout, then a new leader', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stableGroupOfThree(page);
+  const old = await leaderName(page);
+  const generation = Number(await page.getByTestId('generation').textContent());
+
+  await page.getByRole('article', { name: old, exact: true }).getByRole('button', { name: 'Kill' }).click();
+  await waitForText(page.getByRole('article', { name: old, exact: true }).getByTestId('client-state'), /killed/);
+  // The coordinator notices only when the session (10 s virtual) expires: the log says why.
+  const log = page.getByRole('list', { name: 'Event log' });
+  await waitForText(log.getByRole('button'), new RegExp(`No heartbeat from ${old}-\\d+ within session.timeout.ms`));
+  await waitForText(log.getByRole('button'), /the group moves to PreparingRebalance/);
+
+  // A new generation with a new, living leader.
+  await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  const now = await leaderName(page);
+  assert.notEqual(now, old);
+  assert.equal(await page.getByRole('button', { name: /^Consumer C\d+, .*, leader$/ }).count(), 1);
+  await screenshot(page, 'rebalance-leader-killed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('closing a consumer animates its LeaveGroup and a rebalance follows', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stableGroupOfThree(page);
+  const generation = Number(await page.getByTestId('generation').textContent());
+  const leader = await leaderName(page);
+  const victim = ['C1', 'C2', 'C3'].find((c) => c !== leader);
+
+  // Slow motion, so that the message is on its way long enough to see (and to check).
+  await setSpeed(page, -10);
+  await page.getByRole('article', { name: victim, exact: true }).getByRole('button', { name: 'Close' }).click();
+  const token = page.getByRole('button', { name: new RegExp(`^LeaveGroup request from ${victim} to broker 0`) });
+  await token.waitFor({ timeout: 30_000 });
+  const first = await token.boundingBox();
+  await screenshot(page, 'rebalance-leave-group-in-flight');
+  // It moves along its edge (unless the user asked for reduced motion, which this browser did not).
+  await page.waitForFunction(
+    ([x, y]) => {
+      const el = [...document.querySelectorAll('[data-api="LeaveGroup"]')][0];
+      if (!el) return true; // already delivered: it has moved all the way
+      const b = el.getBoundingClientRect();
+      return Math.abs(b.x - x) + Math.abs(b.y - y) > 2;
+    },
+    [first.x, first.y],
+    { timeout: 10_000 },
+  );
+
+  await setSpeed(page, 10);
+  const log = page.getByRole('list', { name: 'Event log' });
+  try {
+    await waitForText(log.getByRole('button'), new RegExp(`${victim}-\\d+ left with LeaveGroup`));
+  } catch (e) {
+    console.log(await log.textContent());
+    throw e;
+  }
+  await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  assert.equal(await page.getByTestId('member-count').textContent(), '2');
+  await screenshot(page, 'rebalance-after-leave');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('in 中文 the group states are labelled in Chinese', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stableGroupOfThree(page);
+  await page.getByRole('button', { name: '中文' }).click();
+  assert.equal(await page.getByTestId('group-state').textContent(), '稳定（Stable）');
+  const states = page.getByRole('list', { name: '经典消费者组的五种状态' }).getByRole('listitem');
+  const names = await states.allTextContents();
+  for (const zh of ['空', '准备重平衡', '完成重平衡', '稳定', '死亡']) {
+    assert.ok(names.some((n) => n.startsWith(zh)), `${zh} in ${names}`);
+  }
+  assert.match(await page.getByRole('status').first().textContent(), /^消费者组 稳定（Stable），generation \d+/);
+  // Explanations too.
+  await waitForText(page.getByRole('list', { name: '事件日志' }).getByRole('button'), /消费者组进入 Stable/);
+  await screenshot(page, 'rebalance-zh');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('clicking a moving message shows all its fields in the inspector', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, -10);
+  await addConsumers(page, 1);
+  const token = page.getByRole('button', { name: /^FindCoordinator request from C1 to broker 0/ });
+  await token.waitFor();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+  await token.click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await waitForText(inspector, /FindCoordinator request/);
+  assert.match(await inspector.textContent(), /keytest_group_1/);
+  // Step until the JoinGroup is on its way, then inspect it from the keyboard.
+  const join = page.getByRole('button', { name: /^JoinGroup request from C1/ });
+  for (let i = 0; i < 20 && !(await join.count()); i++) {
+    await page.getByRole('toolbar').getByRole('button', { name: 'Step' }).click();
+  }
+  await join.first().focus();
+  await page.keyboard.press('Enter');
+  await waitForText(inspector, /protocols/);
+  const text = await inspector.textContent();
+  assert.match(text, /memberId/);
+  assert.match(text, /range/);
+  assert.match(text, /sessionTimeoutMs10000/);
+  await screenshot(page, 'inspector-join-group');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
