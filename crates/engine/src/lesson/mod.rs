@@ -441,7 +441,7 @@ impl Lesson {
             }
             let Some(e) = found else {
                 let after = out.last().map_or("the start".to_owned(), |r: &ResolvedStep| {
-                    format!("step `{}` (t={})", r.id, r.at)
+                    format!("step `{}` ({})", r.id, r.at)
                 });
                 return Err(err(
                     format!("steps[{i}].when"),
@@ -719,7 +719,7 @@ impl Predict {
                 err(
                     ".choices",
                     format!(
-                        "the simulation's answer {value} at t={} is none of the choices [{}]",
+                        "the simulation's answer {value} at {} is none of the choices [{}]",
                         anchor.at,
                         offered.join(", ")
                     ),

@@ -1,0 +1,381 @@
+//! The key Kafka facts of each lesson preset, asserted directly on the simulation (the golden
+//! traces in lesson_presets.rs pin everything else).
+
+use std::path::PathBuf;
+
+use rebalance_engine::event::{EventKind, RemovalReason};
+use rebalance_engine::protocol::{GroupState, TopicPartition};
+use rebalance_engine::scenario::ActionSpec;
+use rebalance_engine::sim::{SimEventKind, WorldEvent};
+use rebalance_engine::{ClientEvent, ErrorCode, Scenario, SimEvent, Simulation};
+
+fn scenario(name: &str) -> Scenario {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../lessons/{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn run_scenario(s: &Scenario) -> Simulation {
+    let mut sim = Simulation::new(s).unwrap();
+    sim.run_to_end();
+    sim
+}
+
+fn run(name: &str) -> Simulation {
+    run_scenario(&scenario(name))
+}
+
+fn tps(topic: &str, ps: &[i32]) -> Vec<TopicPartition> {
+    ps.iter().map(|p| TopicPartition::new(topic, *p)).collect()
+}
+
+fn coord(sim: &Simulation) -> impl Iterator<Item = (&SimEvent, &EventKind)> {
+    sim.log().iter().filter_map(|e| match &e.kind {
+        SimEventKind::Coordinator { event, .. } => Some((e, event)),
+        _ => None,
+    })
+}
+
+fn client<'a>(sim: &'a Simulation, who: &'a str) -> impl Iterator<Item = (&'a SimEvent, &'a ClientEvent)> {
+    sim.log().iter().filter_map(move |e| match &e.kind {
+        SimEventKind::Client { consumer, event } if consumer == who => Some((e, event)),
+        _ => None,
+    })
+}
+
+fn generations(sim: &Simulation) -> Vec<(u64, i32)> {
+    coord(sim)
+        .filter_map(|(e, k)| match k {
+            EventKind::GenerationChanged { to, .. } => Some((e.at.as_millis(), *to)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn l01_first_consumer() {
+    let sim = run("01-first-consumer");
+    // MEMBER_ID_REQUIRED first, then the second JoinGroup adds A, who leads.
+    let first = client(&sim, "A")
+        .find_map(|(_, e)| match e {
+            ClientEvent::MemberIdAssigned { member_id } => Some(member_id.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(first, "A-1");
+    assert_eq!(sim.coordinator().partition_for("test_group_1"), 30);
+    // The initial delay (3 s) is extended once by B's arrival: generation 1 at ~6 s, one rebalance.
+    assert_eq!(generations(&sim), vec![(6025, 1)]);
+    let snap = sim.group_snapshot().unwrap();
+    assert_eq!(snap.leader.as_deref(), Some("A-1"));
+    assert_eq!(snap.state, GroupState::Stable);
+}
+
+#[test]
+fn l02_heartbeats_answer_rebalance_in_progress_and_everyone_rejoins() {
+    let sim = run("02-join-stable-group");
+    for who in ["A", "B"] {
+        assert!(client(&sim, who).any(|(_, e)| matches!(
+            e,
+            ClientEvent::ErrorReceived { api, error: ErrorCode::RebalanceInProgress, .. } if api == "Heartbeat"
+        )));
+        assert!(
+            client(&sim, who).any(|(_, e)| matches!(e, ClientEvent::JoinedGroup { generation_id: 2, .. }))
+        );
+    }
+    assert_eq!(sim.owners()["C"], tps("round_topic", &[2]));
+}
+
+#[test]
+fn l03_leave_group_rebalances_at_once() {
+    let sim = run("03-graceful-leave");
+    let (left, _) = coord(&sim)
+        .find(|(_, k)| {
+            matches!(
+                k,
+                EventKind::MemberRemoved {
+                    reason: RemovalReason::LeaveGroup,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert!(left.at.as_millis() - 30_000 < 50);
+    assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1]));
+    assert_eq!(sim.owners()["B"], tps("round_topic", &[2]));
+    assert_eq!(sim.duplicates().values().sum::<u64>(), 0);
+}
+
+#[test]
+fn l04_crash_found_after_session_timeout() {
+    let sim = run("04-crash");
+    let (removed, _) = coord(&sim)
+        .find(|(_, k)| {
+            matches!(
+                k,
+                EventKind::MemberRemoved {
+                    reason: RemovalReason::SessionExpired,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    let after = removed.at.as_millis() - 30_000;
+    assert!((7_000..=10_000).contains(&after), "{after}");
+    assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1, 2]));
+}
+
+#[test]
+fn l05_poll_timeout_leaves_and_rejoins_as_new_member() {
+    let sim = run("05-slow-consumer");
+    let (t, _) = client(&sim, "B")
+        .find(|(_, e)| {
+            matches!(
+                e,
+                ClientEvent::PollTimeout {
+                    sends_leave_group: true,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert!((38_000..38_100).contains(&t.at.as_millis()));
+    // Heartbeats never stopped: B was removed by its LeaveGroup, not by a session expiry.
+    assert!(!coord(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::MemberRemoved {
+            reason: RemovalReason::SessionExpired,
+            ..
+        }
+    )));
+    assert_eq!(sim.consumer("B").unwrap().member_id(), "B-3");
+    assert_eq!(sim.group_snapshot().unwrap().generation_id, 3);
+}
+
+fn last_join_before(sim: &Simulation, generation: i32) -> String {
+    let at = generations(sim)
+        .into_iter()
+        .find(|(_, g)| *g == generation)
+        .unwrap()
+        .0;
+    coord(sim)
+        .filter(|(e, _)| e.at.as_millis() <= at)
+        .filter_map(|(_, k)| match k {
+            EventKind::MemberAdded { member_id, .. } | EventKind::MemberUpdated { member_id, .. } => {
+                Some(member_id.clone())
+            }
+            _ => None,
+        })
+        .last()
+        .unwrap()
+}
+
+#[test]
+fn l06_a_owns_0_1_and_b_owns_2_and_who_waits() {
+    let sim = run("06-a-b-story");
+    assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1]));
+    assert_eq!(sim.owners()["B"], tps("round_topic", &[2]));
+    // B joins at 30 s but waits for A's batch (A rejoins last); with both busy, A waits for B.
+    assert_eq!(last_join_before(&sim, 2), "A-1");
+    assert_eq!(last_join_before(&sim, 3), "B-2");
+    assert_eq!(last_join_before(&sim, 4), "B-2");
+    let g = generations(&sim);
+    assert!(g[1].0 > 33_000 && g[1].0 < 34_000, "{g:?}");
+}
+
+#[test]
+fn l07_duplicates_only_without_commit_in_revoke() {
+    let sim = run("07-commit-in-revoke");
+    let d = sim.duplicates();
+    // C took B's partition (no commit in revoke): duplicates. B took A's (commit in revoke): none.
+    assert!(d["C"] > 0, "{d:?}");
+    assert_eq!(d["B"], 0);
+    assert_eq!(d["A"], 0);
+    // With every listener committing, nobody processes a duplicate.
+    let mut s = scenario("07-commit-in-revoke");
+    for c in &mut s.consumers {
+        c.commit_in_revoke = Some(true);
+    }
+    for a in &mut s.actions {
+        if let ActionSpec::AddConsumer { consumer, .. } = a {
+            consumer.commit_in_revoke = Some(true);
+        }
+    }
+    assert_eq!(run_scenario(&s).duplicates().values().sum::<u64>(), 0);
+}
+
+#[test]
+fn l08_zombie_commit_is_rejected_and_changes_nothing() {
+    let scenario = scenario("08-zombie-commit");
+    let mut sim = Simulation::new(&scenario).unwrap();
+    // Committed offsets of Z's partitions just before its delayed commit is sent...
+    sim.run_until(rebalance_engine::SimTime(21_039));
+    let before = sim.committed_offsets();
+    sim.run_to_end();
+    let rejected: Vec<&SimEvent> = sim
+        .log()
+        .iter()
+        .filter(|e| match &e.kind {
+            SimEventKind::Client {
+                consumer,
+                event: ClientEvent::CommitCompleted { error, .. },
+            } => consumer == "Z" && *error == ErrorCode::IllegalGeneration,
+            _ => false,
+        })
+        .collect();
+    assert!(!rejected.is_empty());
+    // ...are unchanged for partition 0 (Z's in generation 2) up to the rejection.
+    let mut replay = Simulation::new(&scenario).unwrap();
+    replay.run_until(rejected[0].at);
+    let tp0 = TopicPartition::new("round_topic", 0);
+    assert_eq!(replay.committed_offsets()[&tp0], before[&tp0]);
+    // No OffsetsCommitted event ever carried a generation-1 commit after generation 2 began.
+    let gen2 = generations(&sim).into_iter().find(|(_, g)| *g == 2).unwrap().0;
+    assert!(!coord(&sim).any(|(e, k)| e.at.as_millis() > gen2
+        && e.at.as_millis() < rejected[0].at.as_millis()
+        && matches!(k, EventKind::OffsetsCommitted { partitions, .. } if partitions.iter().any(|p| p.partition == 0))));
+}
+
+#[test]
+fn l09_leader_lost_in_completing_rebalance() {
+    let sim = run("09-leader-leaves-completing");
+    assert!(coord(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::StateChanged {
+            from: GroupState::CompletingRebalance,
+            to: GroupState::PreparingRebalance,
+            ..
+        }
+    )));
+    let snap = sim.group_snapshot().unwrap();
+    assert_eq!(snap.generation_id, 2);
+    assert_eq!(snap.leader.as_deref(), Some("B-2"));
+    assert_eq!(snap.members.len(), 2, "only the leader was removed");
+}
+
+#[test]
+fn l10_the_vote_and_the_refused_member() {
+    let sim = run("10-assignor-vote");
+    assert_eq!(
+        sim.group_snapshot().unwrap().protocol_name.as_deref(),
+        Some("roundrobin")
+    );
+    assert!(client(&sim, "D").any(|(_, e)| matches!(
+        e,
+        ClientEvent::ErrorReceived {
+            error: ErrorCode::InconsistentGroupProtocol,
+            ..
+        }
+    )));
+    assert_eq!(generations(&sim).len(), 1, "D caused no rebalance");
+}
+
+#[test]
+fn l11_partitions_added_rebalance_by_the_leader() {
+    let sim = run("11-partitions-added");
+    assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1, 2]));
+    assert_eq!(sim.owners()["B"], tps("round_topic", &[3, 4, 5]));
+    assert!(coord(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::StateChanged {
+            reason: rebalance_engine::Reason::LeaderRejoined { .. },
+            ..
+        }
+    )));
+}
+
+#[test]
+fn l12_static_restart_keeps_the_generation() {
+    let sim = run("12-static-membership");
+    let g = generations(&sim);
+    assert_eq!(g.len(), 1, "no rebalance after the restart: {g:?}");
+    assert!(g[0].0 < 30_000);
+    assert!(coord(&sim).any(|(_, k)| matches!(k, EventKind::StaticMemberReplaced { .. })));
+    assert_eq!(sim.owners()["B"], tps("round_topic", &[2]));
+}
+
+#[test]
+fn l13_cooperative_second_rebalance_and_c1_never_stops() {
+    let sim = run("13-eager-vs-cooperative");
+    assert_eq!(
+        generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    let revoked: Vec<Vec<TopicPartition>> = client(&sim, "C1")
+        .filter_map(|(_, e)| match e {
+            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(revoked, vec![tps("t", &[3, 4, 5])]);
+    // C1 processes partitions 0-2 during both rebalances.
+    let busy = |lo: u64, hi: u64| {
+        client(&sim, "C1").any(|(e, ev)| {
+            (lo..=hi).contains(&e.at.as_millis())
+                && matches!(ev, ClientEvent::BatchProcessed { records, .. } if records.iter().any(|r| r.partition.partition < 3))
+        })
+    };
+    assert!(busy(20_000, 25_100));
+    assert_eq!(sim.owners()["C1"], tps("t", &[0, 1, 2]));
+    assert_eq!(sim.owners()["C2"], tps("t", &[3, 4, 5]));
+    // The eager contrast: with an eager assignor C1 revokes all six in a single rebalance.
+    let mut eager = scenario("13-eager-vs-cooperative");
+    eager.client_defaults.assignors = Some(vec![rebalance_engine::assignor::Strategy::Sticky]);
+    let e = run_scenario(&eager);
+    let first = client(&e, "C1")
+        .find_map(|(_, ev)| match ev {
+            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(first, tps("t", &[0, 1, 2, 3, 4, 5]));
+    assert_eq!(generations(&e).len(), 2);
+}
+
+#[test]
+fn l14_empty_group_offsets_expire_then_dead() {
+    let sim = run("14-offsets-expire");
+    let g = generations(&sim);
+    assert_eq!(g.last().unwrap().1, 2, "going Empty bumps the generation");
+    let (expired, _) = coord(&sim)
+        .find(|(_, k)| matches!(k, EventKind::OffsetsExpired { .. }))
+        .unwrap();
+    assert!(expired.at.as_millis() >= 20_005 + 7 * 24 * 3600 * 1000);
+    assert!(expired.at.as_millis() <= 20_005 + 7 * 24 * 3600 * 1000 + 600_000);
+    assert_eq!(sim.group().group_state, GroupState::Dead);
+    assert!(sim.committed_offsets().is_empty());
+}
+
+#[test]
+fn l15_coordinator_moves_without_a_rebalance() {
+    let sim = run("15-coordinator-failover");
+    assert!(sim.log().iter().any(|e| matches!(
+        &e.kind,
+        SimEventKind::Client {
+            event: ClientEvent::ErrorReceived {
+                error: ErrorCode::NotCoordinator,
+                ..
+            },
+            ..
+        }
+    )));
+    assert!(sim.log().iter().any(|e| matches!(
+        &e.kind,
+        SimEventKind::World {
+            event: WorldEvent::CoordinatorUnloaded { .. }
+        }
+    )));
+    // After broker 0's crash, broker 1 (an ISR replica) is the coordinator both consumers found.
+    for who in ["A", "B"] {
+        let last = client(&sim, who)
+            .filter_map(|(_, e)| match e {
+                ClientEvent::CoordinatorDiscovered { node } => Some(*node),
+                _ => None,
+            })
+            .last()
+            .unwrap();
+        assert_eq!(last, rebalance_engine::NodeId(1), "{who}");
+    }
+    assert_eq!(generations(&sim).len(), 1, "no rebalance");
+    assert_eq!(sim.duplicates().values().sum::<u64>(), 0);
+}
