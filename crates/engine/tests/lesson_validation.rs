@@ -1,0 +1,82 @@
+//! Bad lesson files get clear errors that name the field; a step that never matches and a
+//! question whose computed answer is none of its choices are errors too.
+
+use rebalance_engine::lesson::Lesson;
+use rebalance_engine::Scenario;
+
+const OK: &str = r#"{
+  "version": 1, "id": "x", "scenario": "x.json",
+  "title": {"zh": "标题", "en": "Title"}, "summary": {"zh": "摘要", "en": "Summary"},
+  "steps": [
+    {"id": "s1", "when": {"event": "joined_group", "consumer": "A"},
+     "title": {"zh": "入组", "en": "Joined"}, "text": {"zh": "A 入组。", "en": "A joined."},
+     "predict": {"question": {"zh": "第几代？", "en": "Which generation?"},
+                 "answer": {"kind": "generation"},
+                 "choices": [{"value": 1, "label": {"zh": "1", "en": "1"}}, {"value": 2, "label": {"zh": "2", "en": "2"}}],
+                 "explanation": {"zh": "从 0 开始加 1。", "en": "0 plus one."}}}
+  ]
+}"#;
+
+fn scenario() -> Scenario {
+    Scenario::from_json(
+        r#"{"version":1,"end_ms":10000,"topics":[{"name":"t","partitions":2}],
+            "client_defaults":{"subscription":{"topics":["t"]}},"consumers":[{"name":"A"}]}"#,
+    )
+    .unwrap()
+}
+
+fn bad(from: &str, to: &str) -> String {
+    let text = OK.replacen(from, to, 1);
+    assert_ne!(text, OK, "replacement `{from}` not found");
+    Lesson::from_json(&text).unwrap_err().to_string()
+}
+
+#[test]
+fn a_good_lesson_resolves_with_a_computed_answer() {
+    let lesson = Lesson::from_json(OK).unwrap();
+    let steps = lesson.resolve(&scenario()).unwrap();
+    assert_eq!(steps[0].reveal.as_ref().unwrap().correct, 0);
+    assert!(steps[0].line.contains("joined generation 1"));
+}
+
+#[test]
+fn errors_name_the_field() {
+    assert!(bad(r#""version": 1"#, r#""version": 2"#).starts_with("version: unsupported version 2"));
+    assert!(bad(r#""event": "joined_group""#, r#""event": "joined_groop""#)
+        .starts_with("steps[0].when.event: unknown event kind `joined_groop`"));
+    assert!(bad(r#""zh": "A 入组。", "#, r#""zh": "", "#).starts_with("steps[0].text.zh:"));
+    assert!(bad(r#"{"value": 2,"#, r#"{"value": "two","#)
+        .starts_with("steps[0].predict.choices[1].value: \"two\" does not fit a `generation` question"));
+    assert!(
+        bad(r#"{"value": 2,"#, r#"{"value": 1,"#).starts_with("steps[0].predict.choices[1].value: duplicate")
+    );
+    assert!(bad(r#""kind": "generation""#, r#""kind": "nope""#).contains("unknown variant `nope`"));
+    assert!(
+        bad(r#""consumer": "A""#, r#""consumer": "A", "colour": "red""#).contains("unknown field `colour`")
+    );
+
+    assert!(Lesson::from_json("{")
+        .unwrap_err()
+        .to_string()
+        .starts_with("lesson: invalid JSON"));
+}
+
+#[test]
+fn unknown_consumer_unmatched_step_and_wrong_choices_are_errors() {
+    let l = Lesson::from_json(&OK.replacen(r#""consumer": "A""#, r#""consumer": "Q""#, 1)).unwrap();
+    assert!(l
+        .resolve(&scenario())
+        .unwrap_err()
+        .to_string()
+        .starts_with("steps[0].when.consumer: the scenario has no consumer named `Q`"));
+    let l = Lesson::from_json(&OK.replacen(r#""consumer": "A""#, r#""consumer": "A", "generation": 5"#, 1))
+        .unwrap();
+    let e = l.resolve(&scenario()).unwrap_err().to_string();
+    assert!(e.starts_with("steps[0].when: step `s1` never matches"), "{e}");
+    let l = Lesson::from_json(&OK.replacen(r#"{"value": 1,"#, r#"{"value": 3,"#, 1)).unwrap();
+    let e = l.resolve(&scenario()).unwrap_err().to_string();
+    assert!(
+        e.starts_with("steps[0].predict.choices: the simulation's answer 1"),
+        "{e}"
+    );
+}
