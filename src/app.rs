@@ -32,6 +32,13 @@ pub fn App() -> Html {
     let lang = use_state(prefs::initial_lang);
     let presenting = use_state(prefs::initial_presentation);
     let help_open = use_state(|| false);
+    // The group view renders first; the other panels join one frame later, so that the first
+    // paint does not wait for the log, the forms and the inspector.
+    let settled = use_state(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with((), move |_| settled.set(true));
+    }
     let playground = use_reducer(|| Playground::new(1, true));
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
@@ -153,14 +160,18 @@ pub fn App() -> Html {
                     <main class="app-main">
                         <div class="app-col app-col-main">
                             <Stage />
-                            <ConsumerList />
-                            <AddConsumerForm />
-                            <TopicPanel />
+                            if *settled {
+                                <ConsumerList />
+                                <AddConsumerForm />
+                                <TopicPanel />
+                            }
                         </div>
                         <div class="app-col app-col-side">
                             <GroupPanel />
-                            <Inspector />
-                            <EventLog />
+                            if *settled {
+                                <Inspector />
+                                <EventLog />
+                            }
                         </div>
                     </main>
                     if *help_open {

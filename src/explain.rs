@@ -5,6 +5,7 @@
 //! details) fall back to the engine's English line, marked as such.
 
 use rebalance_engine::client::{ClientEvent, RecordRange};
+use rebalance_engine::cluster::ClusterEvent;
 use rebalance_engine::protocol::TopicPartition;
 use rebalance_engine::sim::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
 use rebalance_engine::{
@@ -482,6 +483,36 @@ fn world(s: &Strings, event: &WorldEvent) -> Option<String> {
             &[("node", &node.0.to_string()), ("p", &partition.to_string())],
         ),
         WorldEvent::ActionRejected { reason } => fill(e.rejected, &[("reason", reason)]),
+        WorldEvent::Cluster { event } => match event {
+            ClusterEvent::BrokerCrashed {
+                broker,
+                graceful: false,
+            } => fill(e.broker_crashed, &[("node", &broker.0.to_string())]),
+            ClusterEvent::BrokerCrashed {
+                broker,
+                graceful: true,
+            } => fill(e.broker_stopped, &[("node", &broker.0.to_string())]),
+            ClusterEvent::BrokerRestarted { broker } => {
+                fill(e.broker_restarted, &[("node", &broker.0.to_string())])
+            }
+            ClusterEvent::LeaderElected {
+                partition,
+                leader,
+                leader_epoch,
+                ..
+            } => fill(
+                e.leader_elected,
+                &[
+                    ("node", &leader.0.to_string()),
+                    ("p", &partition.to_string()),
+                    ("epoch", &leader_epoch.to_string()),
+                ],
+            ),
+            ClusterEvent::PartitionOffline { partition, .. } => {
+                fill(e.partition_offline, &[("p", &partition.to_string())])
+            }
+            _ => return None,
+        },
         _ => return None,
     })
 }
@@ -504,6 +535,13 @@ pub fn is_routine(ev: &SimEvent) -> bool {
         SimEventKind::Coordinator {
             event: EventKind::OffsetsCommitted { .. },
             ..
+        } => true,
+        // Replication of every record: the cluster issue draws it; here it would drown the log.
+        SimEventKind::World {
+            event:
+                WorldEvent::Cluster {
+                    event: ClusterEvent::ReplicaFetched { .. } | ClusterEvent::HighWatermarkAdvanced { .. },
+                },
         } => true,
         SimEventKind::Network {
             event: NetworkEvent::Sent { message },

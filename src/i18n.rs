@@ -138,6 +138,10 @@ pub struct StageStrings {
     pub unloaded: &'static str,
     /// "loading".
     pub loading: &'static str,
+    /// "crashed".
+    pub crashed: &'static str,
+    /// "replica of __consumer_offsets-{p}".
+    pub replica: &'static str,
     /// The word beside the crown.
     pub leader: &'static str,
     /// The session countdown ring.
@@ -348,6 +352,14 @@ pub struct TopicStrings {
     pub partition_label: &'static str,
     /// "owned by {owners}" — more than one owner across generations.
     pub subscribed_by: &'static str,
+    /// "Crash broker {n}".
+    pub crash_broker: &'static str,
+    /// "Restart broker {n}".
+    pub restart_broker: &'static str,
+    /// What crashing a broker does.
+    pub crash_hint: &'static str,
+    /// Heading of the cluster controls.
+    pub cluster: &'static str,
 }
 
 /// The inspector.
@@ -657,6 +669,16 @@ pub struct Explain {
     pub coordinator_loaded: &'static str,
     /// Action rejected.
     pub rejected: &'static str,
+    /// A broker crashed.
+    pub broker_crashed: &'static str,
+    /// A broker shut down cleanly.
+    pub broker_stopped: &'static str,
+    /// A broker restarted.
+    pub broker_restarted: &'static str,
+    /// A new leader for the group's partition: the coordinator moves.
+    pub leader_elected: &'static str,
+    /// The group's partition has no leader.
+    pub partition_offline: &'static str,
     /// Anything else: the engine's own English line follows.
     pub other: &'static str,
 }

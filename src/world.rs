@@ -55,6 +55,10 @@ pub enum Command {
     },
     /// The coordinator broker loses the group's `__consumer_offsets` partition for a while.
     CoordinatorFailover,
+    /// A broker crashes (it answers nothing; its disk survives).
+    CrashBroker(NodeId),
+    /// A crashed broker starts again.
+    RestartBroker(NodeId),
 }
 
 /// How long a coordinator failover lasts.
@@ -193,6 +197,11 @@ impl World {
             Command::CoordinatorFailover => Action::CoordinatorFailover {
                 duration_ms: FAILOVER_MS,
             },
+            Command::CrashBroker(broker) => Action::CrashBroker {
+                broker,
+                graceful: false,
+            },
+            Command::RestartBroker(broker) => Action::RestartBroker { broker },
         };
         self.sim.apply(self.sim.now(), action).map_err(|e| e.0)
     }
@@ -257,11 +266,17 @@ impl World {
                     .unwrap_or_else(|| default_consumer(&c.name))
             })
             .collect();
-        let brokers = vec![BrokerView {
-            node: coordinator.node_id(),
-            coordinates_group: true,
-            loaded,
-        }];
+        let brokers = sim
+            .brokers()
+            .into_iter()
+            .map(|b| BrokerView {
+                node: b.id,
+                alive: b.alive,
+                coordinates_group: b.is_group_coordinator,
+                loaded: if b.is_group_coordinator { loaded } else { None },
+                holds_group_partition: b.replicas.contains(&partition),
+            })
+            .collect();
         View {
             now: sim.now(),
             log_len: sim.log().len(),
@@ -311,8 +326,12 @@ pub fn default_consumer(name: &str) -> ConsumerConfig {
 pub struct BrokerView {
     /// Its id.
     pub node: NodeId,
+    /// Whether it runs.
+    pub alive: bool,
     /// Whether it is the group's coordinator.
     pub coordinates_group: bool,
+    /// Whether it holds a replica of the group's `__consumer_offsets` partition.
+    pub holds_group_partition: bool,
     /// The status of the group's `__consumer_offsets` partition on it (`None`: not led).
     pub loaded: Option<PartitionStatus>,
 }

@@ -17,9 +17,9 @@ pub const HEIGHT: f64 = 520.0;
 const CX: f64 = WIDTH / 2.0;
 const CY: f64 = HEIGHT / 2.0 + 10.0;
 /// Half the broker box.
-pub const BROKER_W: f64 = 92.0;
+pub const BROKER_W: f64 = 78.0;
 /// Half the broker box's height.
-pub const BROKER_H: f64 = 44.0;
+pub const BROKER_H: f64 = 42.0;
 
 /// Where each node sits, and how big consumers are drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +60,7 @@ impl Layout {
             .map(|(i, br)| {
                 (
                     br.node,
-                    (CX + (i as f64 - (b - 1.0) / 2.0) * (2.0 * BROKER_W + 20.0), CY),
+                    (CX + (i as f64 - (b - 1.0) / 2.0) * (2.0 * BROKER_W + 18.0), CY),
                 )
             })
             .collect();
@@ -129,25 +129,36 @@ pub fn Stage() -> Html {
     let brokers = view.brokers.iter().filter_map(|b| {
         let (x, y) = layout.position(&Endpoint::Broker(b.node))?;
         let name = fill(s.stage.broker, &[("n", &b.node.0.to_string())]);
-        let status = match b.loaded {
-            Some(PartitionStatus::Active) => s.stage.coordinator,
-            Some(PartitionStatus::Loading) => s.stage.loading,
-            None => s.stage.unloaded,
+        let p = view.group.partition.to_string();
+        let status = if !b.alive {
+            s.stage.crashed.to_owned()
+        } else if b.coordinates_group {
+            match b.loaded {
+                Some(PartitionStatus::Active) => s.stage.coordinator.to_owned(),
+                Some(PartitionStatus::Loading) => s.stage.loading.to_owned(),
+                None => s.stage.unloaded.to_owned(),
+            }
+        } else if b.holds_group_partition {
+            fill(s.stage.replica, &[("p", &p)])
+        } else {
+            String::new()
         };
         let is_selected = selected == Some(Selection::Broker(b.node));
         let onclick = select(Selection::Broker(b.node));
-        let label = format!("{name}, {status}, __consumer_offsets-{}", view.group.partition);
+        let label = format!("{name}, {status}");
         Some(html! {
-            <g key={format!("b{}", b.node.0)} class={classes!("stage-broker", (b.loaded.is_none()).then_some("is-down"),
-                    is_selected.then_some("is-selected"))}
+            <g key={format!("b{}", b.node.0)} class={classes!("stage-broker", (!b.alive).then_some("is-down"),
+                    b.coordinates_group.then_some("is-coordinator"), is_selected.then_some("is-selected"))}
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
                 role="button" tabindex="0" aria-label={label} {onclick} onkeydown={activate_on_enter()}>
                 <rect x={fmt(-BROKER_W)} y={fmt(-BROKER_H)} width={fmt(2.0 * BROKER_W)} height={fmt(2.0 * BROKER_H)} rx="10" />
                 <text class="stage-broker-name" y="-14" text-anchor="middle">{ name }</text>
-                <text class="stage-broker-role" y="8" text-anchor="middle">{ status }</text>
-                <text class="stage-broker-partition" y="28" text-anchor="middle">
-                    { format!("__consumer_offsets-{}", view.group.partition) }
-                </text>
+                <text class="stage-broker-role" y="6" text-anchor="middle">{ status }</text>
+                if b.coordinates_group && b.alive {
+                    <text class="stage-broker-partition" y="26" text-anchor="middle">
+                        { format!("__consumer_offsets-{}", view.group.partition) }
+                    </text>
+                }
             </g>
         })
     });

@@ -115,7 +115,23 @@ pub fn TopicPanel() -> Html {
                     <span id="topic-error" class="form-error" role="alert">{ e }</span>
                 }
             </form>
-            <div class="cluster-actions">
+            <div class="cluster-actions" role="group" aria-labelledby="cluster-heading">
+                <h3 id="cluster-heading" class="topic-form-heading">{ t.cluster }</h3>
+                { for view.brokers.iter().map(|b| {
+                    let n = b.node.0.to_string();
+                    let (label, cmd) = if b.alive {
+                        (fill(t.crash_broker, &[("n", &n)]), Command::CrashBroker(b.node))
+                    } else {
+                        (fill(t.restart_broker, &[("n", &n)]), Command::RestartBroker(b.node))
+                    };
+                    let pg = pg.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| pg.dispatch(Change::Command(cmd.clone())));
+                    html! {
+                        <button type="button" key={n.clone()} class={classes!(b.alive.then_some("danger"))} {onclick}
+                            title={t.crash_hint}>{ label }</button>
+                    }
+                }) }
+                <span class="form-hint">{ t.crash_hint }</span>
                 <button type="button" onclick={onfailover} title={t.failover_hint}>{ t.failover }</button>
                 <span class="form-hint">{ t.failover_hint }</span>
             </div>

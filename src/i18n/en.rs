@@ -76,6 +76,8 @@ pub(super) const STRINGS: Strings = Strings {
         coordinator: "group coordinator",
         unloaded: "not leading",
         loading: "loading",
+        crashed: "crashed",
+        replica: "replica of -{p}",
         leader: "leader",
         session_ring: "session timeout countdown",
         poll_ring: "max.poll.interval countdown",
@@ -179,10 +181,15 @@ pub(super) const STRINGS: Strings = Strings {
         err_topic_taken: "Topic name: {topic} already exists.",
         err_partitions: "Partitions: enter a whole number from 1 to 64.",
         failover: "Coordinator failover",
-        failover_hint: "Broker 0 loses leadership of the group's __consumer_offsets partition for 5 s, then \
+        failover_hint: "The coordinator broker loses leadership of the group's __consumer_offsets partition for 5 s, then \
                         loads it again: consumers see NOT_COORDINATOR and look for the coordinator.",
         partition_label: "{topic} partition {p}: {owner}",
         subscribed_by: "owned by {owners}",
+        crash_broker: "Crash broker {n}",
+        restart_broker: "Restart broker {n}",
+        crash_hint: "A crashed broker answers nothing. If it led the group's __consumer_offsets partition, \
+                     another in-sync replica becomes leader and the group's coordinator moves there.",
+        cluster: "Brokers",
     },
     inspector: InspectorStrings {
         heading: "Inspector",
@@ -376,6 +383,15 @@ pub(super) const STRINGS: Strings = Strings {
                                coordinator for a while.",
         coordinator_loaded: "Broker {node} leads __consumer_offsets-{p} again and reloads the group.",
         rejected: "The engine refused an action: {reason}",
+        broker_crashed: "Broker {node} crashed: it answers nothing, and what it held in memory is gone (its log \
+                         on disk survives).",
+        broker_stopped: "Broker {node} shut down cleanly: it first handed over its leaderships.",
+        broker_restarted: "Broker {node} started again with its log as it was on disk.",
+        leader_elected: "Broker {node} is elected leader of __consumer_offsets-{p} (leader epoch {epoch}): it \
+                         becomes the group's coordinator and loads the group from its log. Consumers get \
+                         NOT_COORDINATOR from the old one and look it up again with FindCoordinator.",
+        partition_offline: "__consumer_offsets-{p} has no leader: every in-sync replica is down, and Kafka does \
+                            not elect an out-of-sync one. The group has no coordinator until one comes back.",
         other: "Detail:",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",

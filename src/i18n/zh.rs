@@ -76,6 +76,8 @@ pub(super) const STRINGS: Strings = Strings {
         coordinator: "组协调者",
         unloaded: "未担任 leader",
         loading: "加载中",
+        crashed: "已崩溃",
+        replica: "-{p} 的副本",
         leader: "leader",
         session_ring: "会话超时倒计时",
         poll_ring: "max.poll.interval 倒计时",
@@ -172,10 +174,15 @@ pub(super) const STRINGS: Strings = Strings {
         err_topic_taken: "主题名：{topic} 已经存在。",
         err_partitions: "分区数：请输入 1 到 64 之间的整数。",
         failover: "协调者故障转移",
-        failover_hint: "broker 0 失去该组 __consumer_offsets 分区的 leader 身份 5 秒，然后重新加载：消费者会收到 \
+        failover_hint: "协调者 broker 失去该组 __consumer_offsets 分区的 leader 身份 5 秒，然后重新加载：消费者会收到 \
                         NOT_COORDINATOR 并重新查找协调者。",
         partition_label: "{topic} 分区 {p}：{owner}",
         subscribed_by: "由 {owners} 消费",
+        crash_broker: "让 broker {n} 崩溃",
+        restart_broker: "重启 broker {n}",
+        crash_hint: "崩溃的 broker 不回复任何请求。如果它是该组 __consumer_offsets 分区的 leader，另一个同步副本会成为 \
+                     leader，消费者组的协调者也随之迁移过去。",
+        cluster: "Broker",
     },
     inspector: InspectorStrings {
         heading: "详情",
@@ -342,6 +349,14 @@ pub(super) const STRINGS: Strings = Strings {
         coordinator_unloaded: "broker {node} 失去 __consumer_offsets-{p} 的 leader 身份：消费者组暂时没有协调者。",
         coordinator_loaded: "broker {node} 重新成为 __consumer_offsets-{p} 的 leader，并重新加载消费者组。",
         rejected: "引擎拒绝了一个操作：{reason}",
+        broker_crashed: "broker {node} 崩溃了：它不再回复任何请求，内存中的状态全部丢失（磁盘上的日志还在）。",
+        broker_stopped: "broker {node} 正常关闭：它先移交了自己担任的 leader。",
+        broker_restarted: "broker {node} 重新启动，磁盘上的日志保持原样。",
+        leader_elected: "broker {node} 被选为 __consumer_offsets-{p} 的 leader（leader epoch {epoch}）：它成为消费者组的\
+                         协调者，并从日志中加载消费者组。消费者会从旧协调者那里收到 NOT_COORDINATOR，然后用 \
+                         FindCoordinator 重新查找。",
+        partition_offline: "__consumer_offsets-{p} 没有 leader：所有同步副本（ISR）都宕机了，而 Kafka 不会选举不同步的副本。\
+                            在其中一个恢复之前，消费者组没有协调者。",
         other: "细节：",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",

@@ -75,6 +75,8 @@ export async function openPage(browser, url, { locale = 'en-US', viewport } = {}
 export async function screenshot(page, name) {
   await mkdir(SHOTS, { recursive: true });
   const path = join(SHOTS, `${name}.png`);
+  // From the top, so that the sticky toolbar is drawn where it belongs.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: true });
   return path;
 }

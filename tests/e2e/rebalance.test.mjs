@@ -165,3 +165,23 @@ test('clicking a moving message shows all its fields in the inspector', async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('crashing the coordinator broker moves the coordinator; the group finds it again', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stableGroupOfThree(page);
+  const coordinator = page.getByRole('region', { name: 'Consumer group' }).locator('dd', { hasText: /^broker \d$/ });
+  const before = await coordinator.textContent();
+  await page.getByRole('button', { name: `Crash ${before}` }).click();
+  await page.getByRole('button', { name: new RegExp(`^${before}, crashed`) }).waitFor();
+  const log = page.getByRole('list', { name: 'Event log' });
+  await waitForText(log.getByRole('button'), /is elected leader of __consumer_offsets-30/);
+  await coordinator.filter({ hasNotText: before }).waitFor({ timeout: 30_000 });
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  // Every running consumer talks to the new coordinator.
+  await page.getByRole('button', { name: /, group coordinator$/ }).waitFor();
+  await screenshot(page, 'coordinator-crashed');
+  await page.getByRole('button', { name: `Restart ${before}` }).click();
+  await page.getByRole('button', { name: `Crash ${before}` }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
