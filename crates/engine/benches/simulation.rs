@@ -1,6 +1,7 @@
 //! Whole-simulation benchmark: 100 consumers on one topic of 1,000 partitions for one simulated
 //! hour, with a consumer killed every simulated minute and a replacement joining 5 s later.
-//! Target: under 1 s natively. Run with `cargo bench -p rebalance-engine --bench simulation`.
+//! Target: under 1 s natively. Run with `cargo bench -p rebalance-engine --bench simulation`;
+//! `-- off` (or `info`, `full`) runs only the variants whose label contains that word.
 
 use std::time::Instant;
 
@@ -65,11 +66,19 @@ fn build(log: LogLevel) -> Simulation {
 }
 
 fn main() {
+    // Cargo passes `--bench`; any other argument filters the variants by label.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     for (label, level) in [
         ("log off", LogLevel::Off),
         ("info log", LogLevel::Info),
         ("full log", LogLevel::All),
     ] {
+        if !filters.is_empty() && !filters.iter().any(|f| label.contains(f.as_str())) {
+            continue;
+        }
         let mut best = f64::MAX;
         let mut events = 0;
         let mut kept = 0;

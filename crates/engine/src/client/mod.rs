@@ -896,8 +896,12 @@ impl Consumer {
             if r.is_empty() || !self.owned.contains(&r.partition) {
                 continue;
             }
-            let e = self.processed.entry(r.partition.clone()).or_insert(r.from);
-            *e = (*e).max(r.to);
+            match self.processed.get_mut(&r.partition) {
+                Some(e) => *e = (*e).max(r.to),
+                None => {
+                    self.processed.insert(r.partition.clone(), r.from.max(r.to));
+                }
+            }
             self.records_processed += r.len();
             done.push(r);
         }
@@ -956,14 +960,16 @@ impl Consumer {
         if rebalancing && (self.protocol == RebalanceProtocol::Eager || self.owned.is_empty()) {
             return; // poll() blocks until the rebalance completes
         }
-        // Starting positions of new partitions (Kafka: refreshCommittedOffsetsIfNeeded).
-        let missing: Vec<TopicPartition> = self
-            .owned
-            .iter()
-            .filter(|tp| !self.positions.contains_key(*tp))
-            .cloned()
-            .collect();
-        if !missing.is_empty() {
+        // Starting positions of new partitions (Kafka: refreshCommittedOffsetsIfNeeded). Positions
+        // are only ever kept for owned partitions, so equal counts mean none is missing.
+        debug_assert!(self.positions.keys().all(|tp| self.owned.contains(tp)));
+        if self.positions.len() < self.owned.len() {
+            let missing: Vec<TopicPartition> = self
+                .owned
+                .iter()
+                .filter(|tp| !self.positions.contains_key(*tp))
+                .cloned()
+                .collect();
             if !self.has_in_flight(Api::OffsetFetch) && now >= self.backoff_until {
                 let req = Request::OffsetFetch(OffsetFetchRequest {
                     group_id: self.cfg.group_id.clone(),
@@ -984,15 +990,16 @@ impl Consumer {
     }
 
     fn fetch(&mut self, now: SimTime, topics: &Topics) {
-        let owned: Vec<TopicPartition> = self.owned.iter().cloned().collect();
         let mut remaining = u64::from(self.cfg.max_poll_records.max(1));
         let mut records = Vec::new();
-        let n = owned.len();
-        for i in 0..n {
+        let n = self.owned.len();
+        // Owned partitions from the cursor on, wrapping around (borrowed, not cloned).
+        let start = if n > 0 { self.fetch_cursor % n } else { 0 };
+        let order = self.owned.iter().skip(start).chain(self.owned.iter().take(start));
+        for tp in order {
             if remaining == 0 {
                 break;
             }
-            let tp = &owned[(self.fetch_cursor + i) % n];
             let Some(leo) = topics.log_end_offset(tp, now) else {
                 // The partition is gone: ask for fresh metadata (Kafka: UNKNOWN_TOPIC_OR_PARTITION).
                 self.metadata_needed = true;
@@ -1006,7 +1013,12 @@ impl Consumer {
                     from: pos,
                     to: pos + take as i64,
                 });
-                self.positions.insert(tp.clone(), pos + take as i64);
+                match self.positions.get_mut(tp) {
+                    Some(p) => *p = pos + take as i64,
+                    None => {
+                        self.positions.insert(tp.clone(), pos + take as i64);
+                    }
+                }
                 remaining -= take;
             }
         }
@@ -1474,19 +1486,22 @@ impl Consumer {
         }
     }
 
-    fn on_commit_response(&mut self, now: SimTime, f: &InFlight, e: ErrorCode) {
-        let Some((reason, offsets)) = f.commit.clone() else {
+    fn on_commit_response(&mut self, now: SimTime, f: &mut InFlight, e: ErrorCode) {
+        let Some((reason, offsets)) = f.commit.take() else {
             return;
         };
+        if !e.is_none() {
+            // Touches no events, so doing it before the event below keeps the event order.
+            self.forget_commit(&offsets);
+        }
         self.events.push_back(ClientEvent::CommitCompleted {
             reason,
-            offsets: offsets.clone(),
+            offsets,
             error: e,
         });
         if e.is_none() {
             return;
         }
-        self.forget_commit(&offsets);
         let same_generation = f.generation == self.generation && f.member_id == self.member_id;
         match e {
             ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration => {
@@ -1608,7 +1623,7 @@ impl Consumer {
     }
 
     fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
-        let Some(f) = self.in_flight.remove(&correlation_id) else {
+        let Some(mut f) = self.in_flight.remove(&correlation_id) else {
             self.events.push_back(ClientEvent::ResponseIgnored {
                 api: response.api_name().into(),
                 correlation_id,
@@ -1641,7 +1656,7 @@ impl Consumer {
                     .map(|p| p.error_code)
                     .find(|e| !e.is_none())
                     .unwrap_or(ErrorCode::None);
-                self.on_commit_response(now, &f, e);
+                self.on_commit_response(now, &mut f, e);
             }
             Response::OffsetFetch(r) => self.on_fetch_response(now, r),
             Response::LeaveGroup(_) | Response::DescribeGroups(_) => {}
@@ -1682,7 +1697,12 @@ impl Consumer {
             return;
         }
         for (tp, o) in &offsets {
-            self.last_commit_sent.insert(tp.clone(), *o);
+            match self.last_commit_sent.get_mut(tp) {
+                Some(sent) => *sent = *o,
+                None => {
+                    self.last_commit_sent.insert(tp.clone(), *o);
+                }
+            }
         }
         let req = Request::OffsetCommit(OffsetCommitRequest {
             api_version: OFFSET_COMMIT_LATEST_VERSION,
