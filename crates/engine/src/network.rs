@@ -214,6 +214,20 @@ impl Network {
         correlation_id: i32,
         payload: Payload,
     ) -> Message {
+        self.enqueue(now, from, to, connection, correlation_id, payload)
+            .clone()
+    }
+
+    /// [`Network::send`] without the copy: returns the scheduled message by reference.
+    pub(crate) fn enqueue(
+        &mut self,
+        now: SimTime,
+        from: Endpoint,
+        to: Endpoint,
+        connection: ConnectionId,
+        correlation_id: i32,
+        payload: Payload,
+    ) -> &Message {
         let c = &self.config;
         let mut latency = c.latency_ms;
         if c.jitter_ms > 0 {
@@ -248,8 +262,8 @@ impl Network {
             deliver_at,
             fault,
         };
-        self.in_flight.insert((deliver_at, id), msg.clone());
-        msg
+        // Ids are unique, so the key is new.
+        self.in_flight.entry((deliver_at, id)).or_insert(msg)
     }
 
     /// When the next message arrives (or is lost).

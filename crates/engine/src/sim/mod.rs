@@ -250,6 +250,22 @@ impl RangeSet {
         if to <= from {
             return 0;
         }
+        // The usual case, records after everything processed so far: no overlap, no new vector.
+        match self.0.last_mut() {
+            None => {
+                self.0.push((from, to));
+                return 0;
+            }
+            Some(last) if last.1 < from => {
+                self.0.push((from, to));
+                return 0;
+            }
+            Some(last) if last.1 == from => {
+                last.1 = to;
+                return 0;
+            }
+            _ => {}
+        }
         let mut overlap = 0;
         let (mut lo, mut hi) = (from, to);
         let mut out = Vec::with_capacity(self.0.len() + 1);
@@ -1125,12 +1141,14 @@ impl Simulation {
     }
 
     fn send(&mut self, from: Endpoint, to: Endpoint, connection: ConnectionId, corr: i32, payload: Payload) {
-        let msg = self.network.send(self.now, from, to, connection, corr, payload);
+        // The copy for the log is made only when something is logged.
+        let msg = self
+            .network
+            .enqueue(self.now, from, to, connection, corr, payload);
         if self.log_level != LogLevel::Off {
+            let message = Box::new(msg.clone());
             self.emit(SimEventKind::Network {
-                event: NetworkEvent::Sent {
-                    message: Box::new(msg),
-                },
+                event: NetworkEvent::Sent { message },
             });
         }
     }
