@@ -314,6 +314,10 @@ pub struct FormStrings {
     pub warn_session_range: &'static str,
     /// Processing slower than max.poll.interval.ms (allowed; explained).
     pub warn_processing: &'static str,
+    /// The subscription field.
+    pub topics: &'static str,
+    /// Bad subscription.
+    pub err_topics: &'static str,
     /// Heartbeat above a third of the session timeout (allowed; explained).
     pub warn_heartbeat_third: &'static str,
     /// Fix the marked fields.

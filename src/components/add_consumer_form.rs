@@ -15,6 +15,8 @@ pub struct Draft {
     /// Every assignor in the user's order, with whether it is chosen.
     pub assignors: Vec<(Strategy, bool)>,
     pub static_id: String,
+    /// The topics it subscribes to, comma-separated.
+    pub topics: String,
     pub session: String,
     pub heartbeat: String,
     pub max_poll: String,
@@ -35,6 +37,7 @@ impl Default for Draft {
             name: String::new(),
             assignors,
             static_id: String::new(),
+            topics: crate::world::TOPIC.to_owned(),
             session: d.session_timeout_ms.to_string(),
             heartbeat: d.heartbeat_interval_ms.to_string(),
             max_poll: d.max_poll_interval_ms.to_string(),
@@ -49,6 +52,7 @@ impl Default for Draft {
 pub enum Field {
     Name,
     Assignors,
+    Topics,
     Session,
     Heartbeat,
     MaxPoll,
@@ -89,6 +93,14 @@ pub fn check(s: &Strings, d: &Draft, name: &str, taken: impl Fn(&str) -> bool) -
     } else if taken(name.trim()) {
         errors.push((Field::Name, fill(f.err_name_taken, &[("name", name.trim())])));
     }
+    let topics = topic_list(&d.topics);
+    let valid = |t: &String| {
+        t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    if topics.is_empty() || !topics.iter().all(valid) {
+        errors.push((Field::Topics, f.err_topics.to_owned()));
+    }
     if !d.assignors.iter().any(|(_, on)| *on) {
         errors.push((Field::Assignors, f.err_no_assignor.to_owned()));
     }
@@ -114,6 +126,15 @@ pub fn check(s: &Strings, d: &Draft, name: &str, taken: impl Fn(&str) -> bool) -
         }
     }
     Checked { errors, warnings }
+}
+
+/// The topic names of a comma-separated list.
+pub fn topic_list(text: &str) -> Vec<String> {
+    text.split([',', '，', ' '])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The chosen assignors, in order.
@@ -178,6 +199,7 @@ pub fn AddConsumerForm() -> Html {
             cfg.max_poll_interval_ms = draft.max_poll.trim().parse().unwrap_or(cfg.max_poll_interval_ms);
             cfg.processing_ms = draft.processing.trim().parse().unwrap_or(cfg.processing_ms);
             cfg.commit_in_revoke = draft.commit_in_revoke;
+            cfg.subscription = rebalance_engine::Subscription::Topics(topic_list(&draft.topics));
             pg.dispatch(Change::Command(Command::AddConsumer(Box::new(cfg))));
             // The next consumer gets the next default name; its static id must differ too.
             draft.set(Draft {
@@ -214,7 +236,7 @@ pub fn AddConsumerForm() -> Html {
             (None, Some(_)) => Some(hint_id.clone()),
             _ => None,
         };
-        let numeric = !matches!(field, Some(Field::Name) | None);
+        let numeric = !matches!(field, Some(Field::Name) | Some(Field::Topics) | None);
         html! {
             <div class={classes!("form-field", error.is_some().then_some("has-error"))}>
                 <label for={id}>{ label }</label>
@@ -316,6 +338,7 @@ pub fn AddConsumerForm() -> Html {
                         if let Some(m) = assignor_error { <span class="form-error" role="alert">{ m }</span> }
                     </fieldset>
                     <div class="form-grid">
+                        { text_input(Some(Field::Topics), "consumer-topics", f.topics, draft.topics.clone(), |d, v| d.topics = v, None) }
                         { text_input(None, "consumer-static-id", f.static_id, draft.static_id.clone(), |d, v| d.static_id = v, Some(f.static_id_hint)) }
                         { text_input(Some(Field::Session), "consumer-session", f.session, draft.session.clone(), |d, v| d.session = v, None) }
                         { text_input(Some(Field::Heartbeat), "consumer-heartbeat", f.heartbeat, draft.heartbeat.clone(), |d, v| d.heartbeat = v, None) }
@@ -380,6 +403,22 @@ mod tests {
         let c = check(s, &d, "C1", |_| false);
         assert!(c.errors.is_empty());
         assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn the_subscription_is_a_list_of_topic_names() {
+        let s = Lang::En.strings();
+        assert_eq!(topic_list(" a, b，c  d "), vec!["a", "b", "c", "d"]);
+        let bad = Draft {
+            topics: " , ".into(),
+            ..Draft::default()
+        };
+        assert_eq!(check(s, &bad, "C1", |_| false).errors[0].0, Field::Topics);
+        let bad = Draft {
+            topics: "a/b".into(),
+            ..Draft::default()
+        };
+        assert_eq!(check(s, &bad, "C1", |_| false).errors[0].0, Field::Topics);
     }
 
     #[test]

@@ -15,7 +15,6 @@ pub const WIDTH: f64 = 800.0;
 /// The drawing's height.
 pub const HEIGHT: f64 = 520.0;
 const CX: f64 = WIDTH / 2.0;
-const CY: f64 = HEIGHT / 2.0 + 10.0;
 /// Half the broker box.
 pub const BROKER_W: f64 = 78.0;
 /// Half the broker box's height.
@@ -33,34 +32,48 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Consumers on an ellipse around the brokers, clockwise from the top; brokers in a row in the
-    /// middle (one today; the cluster issue adds more).
+    /// Brokers in a row at the top (one box per broker, the cluster's order); consumers on an arc
+    /// below them, left to right in the order they were added (two staggered arcs when there are
+    /// many). Edges then run upwards and never cross another broker.
     pub fn of(view: &View) -> Self {
         let n = view.consumers.len();
         let radius = match n {
             0..=8 => 30.0,
-            9..=16 => 23.0,
+            9..=16 => 22.0,
             _ => 16.0,
         };
-        let (rx, ry) = (WIDTH / 2.0 - 60.0, HEIGHT / 2.0 - 62.0);
+        let (ox, oy) = (CX, 78.0);
         let consumers = view
             .consumers
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n.max(1) as f64;
-                (c.name.clone(), (CX + rx * a.cos(), CY + ry * a.sin()))
+                let t = (i as f64 + 0.5) / n.max(1) as f64;
+                let a = (160.0 - 140.0 * t).to_radians();
+                let inner = n > 14 && i % 2 == 1;
+                let (rx, ry) = if inner { (280.0, 285.0) } else { (345.0, 365.0) };
+                (c.name.clone(), (ox + rx * a.cos(), oy + ry * a.sin()))
             })
             .collect();
-        let b = view.brokers.len().max(1) as f64;
-        let brokers = view
-            .brokers
+        // The group's coordinator takes the middle slot, the others fill the sides in id order, so
+        // that edges fan out symmetrically (and the boxes visibly swap when the coordinator moves).
+        let count = view.brokers.len();
+        let mut slots: Vec<usize> = (0..count).collect();
+        slots.sort_by_key(|&s| (s as isize - (count as isize - 1) / 2).abs());
+        let mut order: Vec<&crate::world::BrokerView> =
+            view.brokers.iter().filter(|b| b.coordinates_group).collect();
+        order.extend(view.brokers.iter().filter(|b| !b.coordinates_group));
+        let b = count.max(1) as f64;
+        let brokers = order
             .iter()
-            .enumerate()
-            .map(|(i, br)| {
+            .zip(slots)
+            .map(|(br, slot)| {
                 (
                     br.node,
-                    (CX + (i as f64 - (b - 1.0) / 2.0) * (2.0 * BROKER_W + 18.0), CY),
+                    (
+                        CX + (slot as f64 - (b - 1.0) / 2.0) * (2.0 * BROKER_W + 24.0),
+                        62.0,
+                    ),
                 )
             })
             .collect();

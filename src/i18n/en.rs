@@ -165,6 +165,8 @@ pub(super) const STRINGS: Strings = Strings {
                              INVALID_SESSION_TIMEOUT.",
         warn_processing: "A batch takes longer than max.poll.interval.ms: the consumer will leave the group \
                           while it processes.",
+        topics: "Subscribes to (topics, comma-separated)",
+        err_topics: "Subscribes to: list one or more topic names (letters, digits, '.', '_', '-').",
         warn_heartbeat_third: "Kafka recommends heartbeat.interval.ms at most a third of session.timeout.ms.",
         err_summary: "Fix the marked fields; nothing you typed is lost.",
     },

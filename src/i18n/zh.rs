@@ -158,6 +158,8 @@ pub(super) const STRINGS: Strings = Strings {
         warn_session_range: "broker 只接受 6000 到 1800000 之间的 session.timeout.ms：这个消费者会收到 \
                              INVALID_SESSION_TIMEOUT。",
         warn_processing: "处理一批消息的时间超过了 max.poll.interval.ms：消费者会在处理过程中离开消费者组。",
+        topics: "订阅的主题（用逗号分隔）",
+        err_topics: "订阅的主题：请列出一个或多个主题名（字母、数字、'.'、'_'、'-'）。",
         warn_heartbeat_third: "Kafka 建议 heartbeat.interval.ms 不超过 session.timeout.ms 的三分之一。",
         err_summary: "请修改标出的字段；你输入的内容都还在。",
     },
