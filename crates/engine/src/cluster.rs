@@ -42,6 +42,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -419,7 +420,8 @@ pub struct OffsetsPartitionView {
 
 #[derive(Clone, Debug, Default)]
 struct ReplicaLog {
-    records: Vec<Record>,
+    /// Shared between replicas (a fetch copies pointers, not records).
+    records: Vec<Arc<Record>>,
     /// The leader epoch of each record.
     epochs: Vec<i32>,
     hw: u64,
@@ -595,8 +597,9 @@ impl Cluster {
         &self.isr
     }
 
-    /// The group partition's log as `broker`'s replica holds it.
-    pub fn replica_log(&self, broker: NodeId) -> Option<&[Record]> {
+    /// The group partition's log as `broker`'s replica holds it (records shared between replicas;
+    /// read them through `Deref`).
+    pub fn replica_log(&self, broker: NodeId) -> Option<&[Arc<Record>]> {
         self.logs.get(&broker).map(|l| l.records.as_slice())
     }
 
@@ -768,7 +771,7 @@ impl Cluster {
     /// # Panics
     ///
     /// If there is no leader, or the offsets do not continue the leader's log.
-    pub fn leader_appended(&mut self, now: SimTime, records: &[Record]) {
+    pub fn leader_appended(&mut self, now: SimTime, records: &[Arc<Record>]) {
         self.advance(now);
         let leader = self.group_leader().expect("only a leader appends");
         let epoch = self.leader_epoch;
@@ -1209,12 +1212,12 @@ mod tests {
         assert!(one.iter().all(|r| r.len() == 1));
     }
 
-    fn rec(offset: u64) -> Record {
-        Record {
+    fn rec(offset: u64) -> Arc<Record> {
+        Arc::new(Record {
             offset,
             appended_at: SimTime::ZERO,
             body: crate::coordinator::records::RecordBody::GroupTombstone { group_id: "g".into() },
-        }
+        })
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! `GroupMetadataManager.onLoaded` / `onUnloaded`, the `replay` methods).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::event::{EventKind, Reason};
 use crate::protocol::{
@@ -12,7 +13,7 @@ use crate::protocol::{
 use crate::time::SimTime;
 
 use super::group::{CommittedOffset, Group, Member};
-use super::records::{GroupMetadataRecord, MemberMetadataRecord, Record, RecordBody};
+use super::records::{GroupMetadataRecord, MemberMetadataRecord, OffsetCommitRecord, Record, RecordBody};
 use super::timers::{TimerKey, TimerKind};
 use super::{heartbeat, join, Coordinator, Io, PartitionLog, PartitionStatus};
 
@@ -74,6 +75,11 @@ impl Coordinator {
     /// starts; a group over `group.max.size` starts a rebalance. Any rebalance that was in progress
     /// is lost, as in Kafka.
     pub fn load(&mut self, now: SimTime, partition: i32, records: Vec<Record>) {
+        self.load_shared(now, partition, records.into_iter().map(Arc::new).collect());
+    }
+
+    /// [`Coordinator::load`] from shared records (a replica's log, without copying it).
+    pub fn load_shared(&mut self, now: SimTime, partition: i32, records: Vec<Arc<Record>>) {
         self.advance(now);
         // Unload first if already led, so that loading twice is a reload.
         if self
@@ -86,37 +92,56 @@ impl Coordinator {
         }
         // Nothing from an earlier tenure waits any more.
         self.io.waiting.retain(|(p, _), _| *p != partition);
-        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
-        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
-        for r in &records {
+        // The last record of each key decides (a tombstone deletes). Replaying newest first, an
+        // older record of a key already decided costs one lookup and no copy.
+        // The keys borrow from the records (no copies while scanning), partition number first so
+        // that most comparisons are of integers.
+        let mut last_metadata: BTreeMap<&str, Option<&GroupMetadataRecord>> = BTreeMap::new();
+        let mut last_offset: BTreeMap<(i32, &str, &str), Option<&OffsetCommitRecord>> = BTreeMap::new();
+        for r in records.iter().rev() {
             match &r.body {
                 RecordBody::GroupMetadata(m) => {
-                    metadata.insert(m.group_id.clone(), Some(m.clone()));
+                    last_metadata.entry(m.group_id.as_str()).or_insert(Some(m));
                 }
                 RecordBody::GroupTombstone { group_id } => {
-                    metadata.insert(group_id.clone(), None);
+                    last_metadata.entry(group_id.as_str()).or_insert(None);
                 }
                 RecordBody::OffsetCommit(o) => {
-                    offsets.entry(o.group_id.clone()).or_default().insert(
-                        o.topic_partition.clone(),
-                        CommittedOffset {
-                            offset: o.committed_offset,
-                            leader_epoch: o.committed_leader_epoch,
-                            metadata: o.metadata.clone(),
-                            commit_timestamp: o.commit_timestamp,
-                            expire_timestamp: o.expire_timestamp,
-                        },
-                    );
+                    let tp = &o.topic_partition;
+                    last_offset
+                        .entry((tp.partition, tp.topic.as_str(), o.group_id.as_str()))
+                        .or_insert(Some(o));
                 }
                 RecordBody::OffsetTombstone {
                     group_id,
-                    topic_partition,
+                    topic_partition: tp,
                 } => {
-                    if let Some(map) = offsets.get_mut(group_id) {
-                        map.remove(topic_partition);
-                    }
+                    last_offset
+                        .entry((tp.partition, tp.topic.as_str(), group_id.as_str()))
+                        .or_insert(None);
                 }
             }
+        }
+        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = last_metadata
+            .into_iter()
+            .map(|(g, m)| (g.to_owned(), m.cloned()))
+            .collect();
+        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
+        for ((_, _, group_id), o) in last_offset {
+            let Some(o) = o else { continue };
+            if !offsets.contains_key(group_id) {
+                offsets.insert(group_id.to_owned(), BTreeMap::new());
+            }
+            offsets.get_mut(group_id).expect("just ensured").insert(
+                o.topic_partition.clone(),
+                CommittedOffset {
+                    offset: o.committed_offset,
+                    leader_epoch: o.committed_leader_epoch,
+                    metadata: o.metadata.clone(),
+                    commit_timestamp: o.commit_timestamp,
+                    expire_timestamp: o.expire_timestamp,
+                },
+            );
         }
         let count = records.len();
         self.io.logs.insert(
@@ -181,6 +206,14 @@ impl Coordinator {
     /// requests get `NOT_COORDINATOR`. Returns the partition's log for the next leader's
     /// [`Coordinator::load`] (empty if this broker did not lead it).
     pub fn unload(&mut self, now: SimTime, partition: i32) -> Vec<Record> {
+        self.unload_shared(now, partition)
+            .into_iter()
+            .map(Arc::unwrap_or_clone)
+            .collect()
+    }
+
+    /// [`Coordinator::unload`], returning the log's shared records.
+    pub fn unload_shared(&mut self, now: SimTime, partition: i32) -> Vec<Arc<Record>> {
         self.advance(now);
         if !self.io.logs.contains_key(&partition) {
             return Vec::new();

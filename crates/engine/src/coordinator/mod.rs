@@ -28,6 +28,7 @@
 //! ([`Coordinator::handle_append_error`]); see the `append` module.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -127,7 +128,8 @@ pub enum PartitionStatus {
 #[derive(Clone, Debug)]
 pub(crate) struct PartitionLog {
     pub(crate) status: PartitionStatus,
-    pub(crate) records: Vec<Record>,
+    /// Shared, so that replicas and the next leader can hold the same records without copies.
+    pub(crate) records: Vec<Arc<Record>>,
 }
 
 /// Everything a handler needs besides the group it works on: configuration, the clock reading,
@@ -212,7 +214,7 @@ impl Io {
             body,
         };
         let offset = record.offset;
-        log.records.push(record.clone());
+        log.records.push(Arc::new(record.clone()));
         self.emit(EventKind::RecordAppended { partition, record });
         Ok(offset)
     }
@@ -428,8 +430,8 @@ impl Coordinator {
         self.io.logs.iter().map(|(p, l)| (*p, l.status)).collect()
     }
 
-    /// A led partition's log.
-    pub fn log(&self, partition: i32) -> Option<&[Record]> {
+    /// A led partition's log (each record shared; read it through `Deref`).
+    pub fn log(&self, partition: i32) -> Option<&[Arc<Record>]> {
         self.io.logs.get(&partition).map(|l| l.records.as_slice())
     }
 

@@ -1027,7 +1027,9 @@ impl Simulation {
                     self.last_coordinator = leader;
                     if let Some(i) = self.broker_index(leader) {
                         let records = self.cluster.replica_log(leader).unwrap_or_default().to_vec();
-                        self.brokers[i].coordinator.load(self.now, partition, records);
+                        self.brokers[i]
+                            .coordinator
+                            .load_shared(self.now, partition, records);
                         self.pump_broker(i);
                     }
                 }
