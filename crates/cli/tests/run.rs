@@ -64,3 +64,16 @@ fn invalid_scenarios_exit_2_naming_the_field() {
     let (code, _, _) = run(&["does-not-exist.json"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn cluster_scenarios_trace_the_brokers() {
+    let (code, out, err) = run(&["scenarios/coordinator-broker-crash.json", "--format", "text"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("t=20.000s [world] broker 0 crashed: it answers nothing and its connections drop"));
+    assert!(out.contains("[world] controller: broker 1 leads __consumer_offsets-30 (epoch 1"));
+    assert!(out.contains("[broker 1] group test_group_1: loaded as Stable, generation 1, 2 member(s)"));
+    assert!(out.contains("# __consumer_offsets-30: leader broker 1, epoch 1, ISR [0, 1, 2]"));
+    let (code, out, _) = run(&["scenarios/all-isr-replicas-down.json"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"partition_offline\":{\"partition\":30,\"isr\":[2]}"));
+}
