@@ -20,6 +20,8 @@ enum Fault {
     Crash(i32, bool),
     Restart(i32),
     Slow(i32, u64, u64),
+    /// The older coordinator failover (unload, reload on the same broker).
+    Failover(u64),
 }
 
 fn fault() -> impl Strategy<Value = Fault> {
@@ -27,6 +29,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         3 => (0i32..4, any::<bool>()).prop_map(|(b, g)| Fault::Crash(b, g)),
         3 => (0i32..4).prop_map(Fault::Restart),
         2 => (0i32..4, 1u64..50, 1u64..60).prop_map(|(b, i, d)| Fault::Slow(b, i * 1000, d * 1000)),
+        1 => (1u64..20).prop_map(|s| Fault::Failover(s * 1000)),
     ]
 }
 
@@ -110,6 +113,7 @@ fn build(w: &World) -> Simulation {
                 fetch_interval_ms: *interval,
                 duration_ms: Some(*d),
             },
+            Fault::Failover(d) => Action::CoordinatorFailover { duration_ms: *d },
         };
         // Invalid ones (crashing a dead broker) are logged as rejected when they run.
         sim.apply(SimTime(*at), a).unwrap();

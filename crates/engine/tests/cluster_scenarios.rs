@@ -500,3 +500,59 @@ fn not_enough_replicas_makes_group_writes_fail() {
     });
     assert!(!ok_after);
 }
+
+#[test]
+fn a_single_broker_outage_is_retried_with_backoff_and_recovers() {
+    let mut s = sim(r#"{
+      "version": 1, "seed": 1, "group_id": "test_group_1", "end_ms": 30000,
+      "cluster": { "brokers": 1 },
+      "topics": [{ "name": "t", "partitions": 2, "records_per_sec": 10 }],
+      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 500 },
+      "consumers": [{ "name": "A" }],
+      "actions": [
+        { "type": "crash_broker", "at_ms": 10000, "broker": 0 },
+        { "type": "restart_broker", "at_ms": 20000, "broker": 0 }
+      ]
+    }"#);
+    s.run_to_end();
+    // Refused lookups are retried every retry.backoff.ms (100), not in a tight loop.
+    let lookups: Vec<SimTime> = s
+        .log()
+        .iter()
+        .filter(|e| {
+            e.at >= SimTime(10_000)
+                && e.at < SimTime(20_000)
+                && matches!(&e.kind, SimEventKind::Network { event: NetworkEvent::Sent { message } }
+                    if message.payload.api() == "FindCoordinator")
+        })
+        .map(|e| e.at)
+        .collect();
+    assert!(
+        lookups.len() > 10 && lookups.len() < 120,
+        "{} lookups",
+        lookups.len()
+    );
+    assert!(lookups.windows(2).all(|w| (w[1] - w[0]).as_millis() >= 100));
+    // The only ISR member returns and leads again; the group is back without a rebalance.
+    assert_eq!(s.offsets_partition().leader, Some(NodeId(0)));
+    let g = s.group_snapshot().unwrap();
+    assert_eq!(g.state, GroupState::Stable);
+    assert_eq!(g.generation_id, 1);
+    assert_eq!(s.consumer("A").unwrap().coordinator(), Some(NodeId(0)));
+}
+
+#[test]
+fn a_failover_scheduled_before_a_crash_does_not_reload_on_a_dead_broker() {
+    let mut s = two(
+        r#"{ "type": "coordinator_failover", "at_ms": 20000, "duration_ms": 5000 },
+           { "type": "crash_broker", "at_ms": 22000, "broker": 0 }"#,
+    );
+    s.run_to_end();
+    assert_eq!(s.offsets_partition().leader, Some(NodeId(1)));
+    assert!(s
+        .broker_coordinator(NodeId(0))
+        .unwrap()
+        .led_partitions()
+        .is_empty());
+    assert_eq!(s.group_snapshot().unwrap().state, GroupState::Stable);
+}

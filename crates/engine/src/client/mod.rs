@@ -380,8 +380,13 @@ impl Consumer {
         self.mark_coordinator_unknown(now, "the connection to the broker dropped");
         // Requests that were not to the coordinator (FindCoordinator to a bootstrap broker).
         let failed: Vec<InFlight> = std::mem::take(&mut self.in_flight).into_values().collect();
+        let lookup_failed = failed.iter().any(|f| f.api == Api::FindCoordinator);
         for f in failed {
             self.on_request_failed(now, f, "disconnected");
+        }
+        if lookup_failed {
+            // Kafka: a failed coordinator lookup is retried after `retry.backoff.ms`.
+            self.backoff(now);
         }
     }
 

@@ -566,8 +566,15 @@ impl Simulation {
                         partition,
                         records,
                     } => {
-                        if let Some(i) = self.broker_index(node) {
-                            self.brokers[i].coordinator.load(t, partition, records);
+                        // Only if the broker still leads the partition (it may have crashed
+                        // meanwhile); it loads its replica of the log.
+                        let leads = self.cluster.group_leader() == Some(node) && self.cluster.is_alive(node);
+                        if let (Some(i), true) = (self.broker_index(node), leads) {
+                            let shared = self.cluster.replica_log(node).map(<[_]>::to_vec);
+                            match shared {
+                                Some(log) => self.brokers[i].coordinator.load_shared(t, partition, log),
+                                None => self.brokers[i].coordinator.load(t, partition, records),
+                            }
                             self.emit(SimEventKind::World {
                                 event: WorldEvent::CoordinatorLoaded { node, partition },
                             });
