@@ -8,6 +8,11 @@
 //! coordinator's `storeGroup` / `storeOffsets` callbacks) and, since 3.x, with the coordinator
 //! runtime's deferred events, which complete when the HW passes their records.
 //!
+//! Errors reach the waiters mapped as Kafka's coordinator maps them for every group operation,
+//! OffsetCommit included (`CoordinatorOperationExceptionHelper.handleOperationException`, reference
+//! §3.0): `REQUEST_TIMED_OUT` and `NOT_ENOUGH_REPLICAS` become `COORDINATOR_NOT_AVAILABLE`,
+//! `NOT_LEADER_OR_FOLLOWER` becomes `NOT_COORDINATOR`.
+//!
 //! Three things wait: the leader's SyncGroup (its assignment is installed and the group goes
 //! Stable only once the group record is replicated), an OffsetCommit (the offsets become visible
 //! and the response goes out only once replicated), and a static member's replacement JoinGroup.
