@@ -60,6 +60,8 @@ test('killing the leader: PreparingRebalance after the session timeout, then a n
   const generation = Number(await page.getByTestId('generation').textContent());
 
   await page.getByRole('article', { name: old, exact: true }).getByRole('button', { name: 'Kill' }).click();
+  // A little slower, as a teacher would: the explanations come one after the other.
+  await setSpeed(page, 5);
   await waitForText(page.getByRole('article', { name: old, exact: true }).getByTestId('client-state'), /killed/);
   // The coordinator notices only when the session (10 s virtual) expires: the log says why.
   const log = page.getByRole('list', { name: 'Event log' });
@@ -103,7 +105,7 @@ test('closing a consumer animates its LeaveGroup and a rebalance follows', async
     { timeout: 10_000 },
   );
 
-  await setSpeed(page, 10);
+  await setSpeed(page, 5);
   const log = page.getByRole('list', { name: 'Event log' });
   try {
     await waitForText(log.getByRole('button'), new RegExp(`${victim}-\\d+ left with LeaveGroup`));
