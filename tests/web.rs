@@ -385,3 +385,36 @@ async fn keyboard_shortcuts_open_help_step_and_change_speed() {
     app.destroy();
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn reset_starts_an_empty_world_and_forgets_its_log() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    button(&root, "Pause").click();
+    yew::scheduler::flush().await;
+    button(&root, "Add consumer").click();
+    yew::scheduler::flush().await;
+    for _ in 0..6 {
+        button(&root, "Step").click();
+        yew::scheduler::flush().await;
+    }
+    assert!(text_of(&root, ".log-lines").contains("C1"));
+    let seed = text_of(&root, "[data-testid=seed]");
+
+    button(&root, "Reset").click();
+    yew::scheduler::flush().await;
+    assert!(all(&root, ".consumer-card").is_empty());
+    assert_eq!(text_of(&root, "[data-testid=group-state]"), "Empty");
+    assert_ne!(text_of(&root, "[data-testid=seed]"), seed, "a new seed");
+    let log = root
+        .query_selector(".log-lines")
+        .unwrap()
+        .and_then(|l| l.text_content())
+        .unwrap_or_default();
+    assert!(!log.contains("C1"), "no line of the old world is left: {log}");
+    app.destroy();
+    root.remove();
+}

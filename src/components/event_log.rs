@@ -16,6 +16,8 @@ const SHOWN: usize = 150;
 
 #[derive(Properties)]
 struct LineProps {
+    /// Which world the entry belongs to (numbers restart after a reset).
+    world: usize,
     event: Rc<SimEvent>,
     state_at: Option<GroupState>,
     lang: Lang,
@@ -27,6 +29,7 @@ impl PartialEq for LineProps {
     fn eq(&self, other: &Self) -> bool {
         // A log entry never changes: its number identifies it.
         self.event.seq == other.event.seq
+            && self.world == other.world
             && self.lang == other.lang
             && self.selected == other.selected
             && self.state_at == other.state_at
@@ -80,6 +83,13 @@ pub fn EventLog() -> Html {
     let consumer = use_state(String::new);
     let api = use_state(String::new);
     let details = use_state(|| false);
+    // Each shown entry is copied out of the engine's log once, then shared between renders.
+    let cache = use_mut_ref(|| (0usize, std::collections::BTreeMap::<u64, Rc<SimEvent>>::new()));
+    // A reset builds a new world whose entries are numbered from 1 again.
+    let world_id = Rc::as_ptr(&pg.world) as usize;
+    if cache.borrow().0 != world_id {
+        *cache.borrow_mut() = (world_id, Default::default());
+    }
 
     let lines = {
         let world = pg.world.borrow();
@@ -109,8 +119,17 @@ pub fn EventLog() -> Html {
             if !api.is_empty() && api_of(ev) != Some(api.as_str()) {
                 continue;
             }
-            out.push((Rc::new(ev.clone()), state_at));
+            let shared = cache
+                .borrow_mut()
+                .1
+                .entry(ev.seq)
+                .or_insert_with(|| Rc::new(ev.clone()))
+                .clone();
+            out.push((shared, state_at));
         }
+        // Forget what is no longer shown (a reset starts numbering again).
+        let keep: std::collections::BTreeSet<u64> = out.iter().map(|(e, _)| e.seq).collect();
+        cache.borrow_mut().1.retain(|seq, _| keep.contains(seq));
         out
     };
 
@@ -168,7 +187,7 @@ pub fn EventLog() -> Html {
                     { for lines.into_iter().map(|(ev, state_at)| {
                         let seq = ev.seq;
                         html! {
-                            <LogLine key={seq} event={ev} {state_at} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
+                            <LogLine key={seq} world={world_id} event={ev} {state_at} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
                         }
                     }) }
                 </ol>
