@@ -12,7 +12,7 @@ use crate::state::{Change, Selection};
 use crate::style::APIS;
 
 /// How many entries the log shows.
-const SHOWN: usize = 150;
+const SHOWN: usize = 80;
 
 #[derive(Properties)]
 struct LineProps {

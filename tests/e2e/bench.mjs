@@ -157,15 +157,20 @@ async function frames(browser, url) {
   // 10^(6/10) = 3.98×, the slider's step nearest 4×.
   await page.getByRole('slider', { name: 'Speed' }).fill('6');
   const speed = await page.locator('.toolbar-speed-value').textContent();
-  const result = await page.evaluate(
+  // Long tasks (> 50 ms of script on the main thread) tell the app's own stalls apart from the
+  // machine's (a busy machine delays frames without any long task).
+  const { stamps: result, longTasks } = await page.evaluate(
     (ms) =>
       new Promise((ok) => {
         const stamps = [];
+        const longTasks = [];
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(Math.round(e.duration))))
+          .observe({ type: 'longtask' });
         const start = performance.now();
         const tick = (t) => {
           stamps.push(t);
           if (t - start < ms) requestAnimationFrame(tick);
-          else ok(stamps);
+          else ok({ stamps, longTasks });
         };
         requestAnimationFrame(tick);
       }),
@@ -176,7 +181,7 @@ async function frames(browser, url) {
   const virtual = await page.getByTestId('clock').getAttribute('data-ms');
   await context.close();
   const gaps = result.slice(1).map((t, i) => t - result[i]);
-  return { speed, gaps, state, generation, virtual, errors };
+  return { speed, gaps, state, generation, virtual, errors, longTasks };
 }
 
 const browser = await launchBrowser();
@@ -202,7 +207,7 @@ try {
   const med = median(f.gaps);
   const max = Math.max(...f.gaps);
   const over = f.gaps.filter((g) => g > 50).length;
-  console.log(`30 consumers at ${f.speed} for ${FRAMES_MS / 1000} s: ${f.gaps.length} frames, median interval ${med.toFixed(2)} ms (target ≤ 17), max ${max.toFixed(1)} ms, ${over} frame(s) > 50 ms (target 0); group ${f.state}, generation ${f.generation}, virtual time ${f.virtual} ms; page errors: ${f.errors.length}`);
+  console.log(`30 consumers at ${f.speed} for ${FRAMES_MS / 1000} s: ${f.gaps.length} frames, median interval ${med.toFixed(2)} ms (target ≤ 17), max ${max.toFixed(1)} ms, ${over} frame(s) > 50 ms (target 0); group ${f.state}, generation ${f.generation}, virtual time ${f.virtual} ms; page errors: ${f.errors.length}; long tasks (> 50 ms of script): ${f.longTasks.length ? f.longTasks.join(', ') + ' ms' : 'none'}`);
   await a.close();
   await b.close();
 } finally {
