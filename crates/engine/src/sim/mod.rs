@@ -310,7 +310,9 @@ pub struct Simulation {
     next_scheduled: u64,
     log: Vec<SimEvent>,
     next_seq: u64,
-    processed: BTreeMap<TopicPartition, RangeSet>,
+    /// The offsets processed so far, by topic then partition (two levels, so a lookup compares
+    /// the topic name once per level rather than at every node of a map keyed by topic-partition).
+    processed: BTreeMap<String, BTreeMap<i32, RangeSet>>,
     ended: bool,
     /// Each consumer's next timer, indexed by time (so an instant only visits due consumers).
     consumer_deadlines: BTreeSet<(SimTime, usize)>,
@@ -1206,15 +1208,15 @@ impl Simulation {
     }
 
     fn pump_consumer(&mut self, i: usize) {
-        let name = self.consumers[i].consumer.name().to_owned();
         while let Some(mut ev) = self.consumers[i].consumer.poll_event() {
             if let ClientEvent::BatchProcessed { records, duplicates } = &mut ev {
                 for r in records.iter() {
-                    let set = match self.processed.get_mut(&r.partition) {
-                        Some(set) => set,
-                        None => self.processed.entry(r.partition.clone()).or_default(),
+                    let tp = &r.partition;
+                    let by_partition = match self.processed.get_mut(tp.topic.as_str()) {
+                        Some(m) => m,
+                        None => self.processed.entry(tp.topic.clone()).or_default(),
                     };
-                    *duplicates += set.insert(r.from, r.to);
+                    *duplicates += by_partition.entry(tp.partition).or_default().insert(r.from, r.to);
                 }
                 self.consumers[i].duplicates += *duplicates;
             }
@@ -1223,7 +1225,7 @@ impl Simulation {
                 continue;
             }
             self.emit(SimEventKind::Client {
-                consumer: name.clone(),
+                consumer: self.consumers[i].consumer.name().to_owned(),
                 event: ev,
             });
         }
@@ -1239,7 +1241,7 @@ impl Simulation {
             };
             let connection = self.consumers[i].connection;
             self.send(
-                Endpoint::Consumer(name.clone()),
+                Endpoint::Consumer(self.consumers[i].consumer.name().to_owned()),
                 Endpoint::Broker(node),
                 connection,
                 correlation_id,
@@ -1556,7 +1558,11 @@ impl Simulation {
 
     /// Whether every offset below `upto` of `partition` has been processed at least once.
     pub fn processed_through(&self, partition: &TopicPartition, upto: i64) -> bool {
-        self.processed.get(partition).is_some_and(|r| r.covers(upto)) || upto <= 0
+        self.processed
+            .get(partition.topic.as_str())
+            .and_then(|m| m.get(&partition.partition))
+            .is_some_and(|r| r.covers(upto))
+            || upto <= 0
     }
 
     /// The readable trace: one line per event (detail events only if `detail`), then the summary
