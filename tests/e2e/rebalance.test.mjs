@@ -40,9 +40,15 @@ test('three consumers reach Stable with generation ≥ 1 and exactly one leader'
   assert.equal(await page.getByRole('article').filter({ hasText: '♛' }).count(), 1);
   const leader = await leaderName(page);
   assert.match(leader, /^C[123]$/);
-  // Every partition of test_topic has an owner, written in words.
+  // Every partition of test_topic gets an owner, written in words (the followers get theirs a
+  // moment after the coordinator is Stable: their SyncGroup answers are still on their way).
   const partitions = page.getByRole('list', { name: 'test_topic' }).getByRole('listitem');
   assert.equal(await partitions.count(), 6);
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('[aria-label^="test_topic partition"]')].every((e) => /: C\d/.test(e.getAttribute('aria-label'))),
+    null,
+    { timeout: 30_000 },
+  );
   for (const label of await partitions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))) {
     assert.match(label, /test_topic partition \d: C[123]/);
   }
@@ -63,10 +69,15 @@ test('killing the leader: PreparingRebalance after the session timeout, then a n
   // A little slower, as a teacher would: the explanations come one after the other.
   await setSpeed(page, 5);
   await waitForText(page.getByRole('article', { name: old, exact: true }).getByTestId('client-state'), /killed/);
-  // The coordinator notices only when the session (10 s virtual) expires: the log says why.
+  // The coordinator notices only when the session (10 s virtual) expires; then the group rebalances.
+  await waitForText(page.getByTestId('group-state'), /^PreparingRebalance$/);
+  // Paused, the log says why (and nothing scrolls it away while we read).
+  const toolbar = page.getByRole('toolbar');
+  await toolbar.getByRole('button', { name: 'Pause' }).click();
   const log = page.getByRole('list', { name: 'Event log' });
   await waitForText(log.getByRole('button'), new RegExp(`No heartbeat from ${old}-\\d+ within session.timeout.ms`));
   await waitForText(log.getByRole('button'), /the group moves to PreparingRebalance/);
+  await toolbar.getByRole('button', { name: 'Play' }).click();
 
   // A new generation with a new, living leader.
   await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
@@ -106,13 +117,12 @@ test('closing a consumer animates its LeaveGroup and a rebalance follows', async
   );
 
   await setSpeed(page, 5);
+  await waitForText(page.getByTestId('group-state'), /^PreparingRebalance$/);
+  const toolbar = page.getByRole('toolbar');
+  await toolbar.getByRole('button', { name: 'Pause' }).click();
   const log = page.getByRole('list', { name: 'Event log' });
-  try {
-    await waitForText(log.getByRole('button'), new RegExp(`${victim}-\\d+ left with LeaveGroup`));
-  } catch (e) {
-    console.log(await log.textContent());
-    throw e;
-  }
+  await waitForText(log.getByRole('button'), new RegExp(`${victim}-\\d+ left with LeaveGroup`));
+  await toolbar.getByRole('button', { name: 'Play' }).click();
   await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
   await waitForText(page.getByTestId('group-state'), /^Stable$/);
   assert.equal(await page.getByTestId('member-count').textContent(), '2');
