@@ -2,13 +2,13 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector, Stage,
-    Toolbar, TopicPanel,
+    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector, ShareBar,
+    Stage, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
 use crate::prefs;
-use crate::state::{Change, Playground, PlaygroundContext, Speed};
+use crate::state::{Change, PlaygroundContext, Speed};
 
 /// The id of the add-consumer form's submit button (the `a` shortcut presses it).
 pub const ADD_CONSUMER_BUTTON_ID: &str = "add-consumer-submit";
@@ -39,7 +39,7 @@ pub fn App() -> Html {
         let settled = settled.clone();
         use_effect_with((), move |_| settled.set(true));
     }
-    let playground = use_reducer(|| Playground::new(1, true));
+    let playground = use_reducer(crate::sharing::initial_playground);
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
     use_effect_with(*presenting, |on| prefs::save_presentation(*on));
@@ -171,6 +171,7 @@ pub fn App() -> Html {
                             if *settled {
                                 <Inspector />
                                 <EventLog />
+                                <ShareBar />
                             }
                         </div>
                     </main>

@@ -743,6 +743,32 @@ pub struct Strings {
     pub explain: Explain,
     /// What the live region says when the group changes: "{state}, generation {gen}, leader {leader}".
     pub announce: &'static str,
+    /// The share bar: link, export, import.
+    pub share: ShareStrings,
+}
+
+/// The share bar.
+pub struct ShareStrings {
+    /// Its heading.
+    pub heading: &'static str,
+    /// The label of the link field.
+    pub link_label: &'static str,
+    /// The copy button.
+    pub copy: &'static str,
+    /// Said after copying.
+    pub copied: &'static str,
+    /// The export button.
+    pub export: &'static str,
+    /// The import file input's label.
+    pub import: &'static str,
+    /// Said after an import: "Opened {name} at {time}."
+    pub imported: &'static str,
+    /// Before a bad link's reason.
+    pub bad_link: &'static str,
+    /// Before a bad file's reason.
+    pub bad_file: &'static str,
+    /// After a bad input: the session did not change.
+    pub kept: &'static str,
 }
 
 /// Fills `{key}` placeholders in a template.

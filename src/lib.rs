@@ -16,6 +16,7 @@ pub mod fields;
 pub mod hooks;
 pub mod i18n;
 mod prefs;
+pub mod sharing;
 pub mod state;
 pub mod style;
 pub mod world;

@@ -79,6 +79,10 @@ pub struct World {
     last_generation_seq: u64,
     /// The number of consumers ever added (for default names).
     added: usize,
+    /// Every action the user applied, with its virtual time (the share link and autosave replay them).
+    history: Vec<(SimTime, Action)>,
+    /// The scenario this world was loaded from (`None`: the playground's own starting world).
+    base: Option<Box<rebalance_engine::Scenario>>,
 }
 
 impl World {
@@ -108,7 +112,40 @@ impl World {
             last_transition: None,
             last_generation_seq: 0,
             added: 0,
+            history: Vec::new(),
+            base: None,
         }
+    }
+
+    /// A world around a simulation already built (and replayed) from a scenario; `history` is what
+    /// the user applied on top of `base` (see `crate::sharing`).
+    pub fn from_sim(
+        sim: Simulation,
+        base: Option<rebalance_engine::Scenario>,
+        history: Vec<(SimTime, Action)>,
+    ) -> Self {
+        let added = sim.consumer_names().len();
+        Self {
+            seed: base.as_ref().map_or(0, |b| b.seed),
+            sim,
+            carry: 0.0,
+            scanned: 0,
+            last_transition: None,
+            last_generation_seq: 0,
+            added,
+            history,
+            base: base.map(Box::new),
+        }
+    }
+
+    /// The actions the user applied, with their virtual times.
+    pub fn history(&self) -> &[(SimTime, Action)] {
+        &self.history
+    }
+
+    /// The scenario this world was loaded from (`None`: the playground's starting world).
+    pub fn base(&self) -> Option<&rebalance_engine::Scenario> {
+        self.base.as_deref()
     }
 
     /// The engine's simulation, read-only.
@@ -203,7 +240,10 @@ impl World {
             },
             Command::RestartBroker(broker) => Action::RestartBroker { broker },
         };
-        self.sim.apply(self.sim.now(), action).map_err(|e| e.0)
+        let now = self.sim.now();
+        self.sim.apply(now, action.clone()).map_err(|e| e.0)?;
+        self.history.push((now, action));
+        Ok(())
     }
 
     /// Every message in flight, with where it is on its way (0 at the sender, 1 at the receiver).

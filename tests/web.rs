@@ -15,6 +15,17 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// A fresh element to render into, so that tests do not see each other's output.
 fn mount_point() -> Element {
+    // Every test starts a new session: no link in the URL, nothing autosaved by an earlier test.
+    let window = web_sys::window().unwrap();
+    let _ = window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"));
+    let _ = window
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .remove_item(rebalance_playground::sharing::AUTOSAVE_KEY);
     let document = web_sys::window().unwrap().document().unwrap();
     let div = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&div).unwrap();

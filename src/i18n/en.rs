@@ -1,6 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LogStrings, MemberStateNames, StageStrings, StateNames, Strings, TopicStrings, Words,
+    InspectorStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
+    TopicStrings, Words,
 };
 
 pub(super) const STRINGS: Strings = Strings {
@@ -395,6 +396,18 @@ pub(super) const STRINGS: Strings = Strings {
         partition_offline: "__consumer_offsets-{p} has no leader: every in-sync replica is down, and Kafka does \
                             not elect an out-of-sync one. The group has no coordinator until one comes back.",
         other: "Detail:",
+    },
+    share: ShareStrings {
+        heading: "Share and save",
+        link_label: "Share link",
+        copy: "Copy link",
+        copied: "Link copied.",
+        export: "Export JSON",
+        import: "Import JSON",
+        imported: "Opened {name} at {time}.",
+        bad_link: "This link cannot be opened:",
+        bad_file: "This file cannot be imported:",
+        kept: "Your session was not changed.",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",
 };

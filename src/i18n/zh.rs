@@ -1,6 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LogStrings, MemberStateNames, StageStrings, StateNames, Strings, TopicStrings, Words,
+    InspectorStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
+    TopicStrings, Words,
 };
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
@@ -360,6 +361,18 @@ pub(super) const STRINGS: Strings = Strings {
         partition_offline: "__consumer_offsets-{p} 没有 leader：所有同步副本（ISR）都宕机了，而 Kafka 不会选举不同步的副本。\
                             在其中一个恢复之前，消费者组没有协调者。",
         other: "细节：",
+    },
+    share: ShareStrings {
+        heading: "分享与保存",
+        link_label: "分享链接",
+        copy: "复制链接",
+        copied: "链接已复制。",
+        export: "导出 JSON",
+        import: "导入 JSON",
+        imported: "已打开 {name}，时间 {time}。",
+        bad_link: "无法打开这个链接：",
+        bad_file: "无法导入这个文件：",
+        kept: "当前会话没有改变。",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",
 };

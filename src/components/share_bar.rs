@@ -1,0 +1,197 @@
+//! The share bar: the session's link (kept in the page URL and autosaved), export as a scenario
+//! file, import one. Problems with a link or a file are shown as text; the session is untouched.
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::{use_playground, use_strings};
+use crate::i18n::fill;
+use crate::sharing;
+use crate::state::Change;
+
+/// Wall-clock milliseconds between two autosaves while the simulation plays.
+const SAVE_EVERY_MS: f64 = 1_000.0;
+
+#[derive(Clone, PartialEq)]
+enum Notice {
+    Info(String),
+    Error { what: &'static str, why: String },
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The share bar.
+#[component]
+pub fn ShareBar() -> Html {
+    let s = use_strings();
+    let t = &s.share;
+    let pg = use_playground();
+    let link = use_state(String::new);
+    let notice = use_state(|| sharing::take_startup_error().map(|why| Notice::Error { what: "link", why }));
+    // (wall time of the last save, history length then, playing then)
+    let saved = use_mut_ref(|| (f64::NEG_INFINITY, usize::MAX, true));
+
+    {
+        let link = link.clone();
+        let pg = pg.clone();
+        use_effect_with(pg.version, move |_| {
+            let world = pg.world.borrow();
+            let len = world.history().len();
+            let mut last = saved.borrow_mut();
+            let now = now_ms();
+            if !pg.playing || last.1 != len || last.2 != pg.playing || now - last.0 >= SAVE_EVERY_MS {
+                let l = sharing::session_link(&world);
+                sharing::publish(&l);
+                *last = (now, len, pg.playing);
+                if *link != l {
+                    link.set(l);
+                }
+            }
+        });
+    }
+
+    let full_link = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| {
+            let base = h.split('#').next().unwrap_or_default().to_owned();
+            format!("{base}{}{}", sharing::HASH_PREFIX, *link)
+        })
+        .unwrap_or_default();
+
+    let oncopy = {
+        let notice = notice.clone();
+        let full_link = full_link.clone();
+        Callback::from(move |_| {
+            if let Some(w) = web_sys::window() {
+                // A refused clipboard (no permission) is no error: the link is in the field.
+                let copy =
+                    wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&full_link));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = copy.await;
+                });
+            }
+            notice.set(Some(Notice::Info(t.copied.to_owned())));
+        })
+    };
+
+    let onexport = {
+        let pg = pg.clone();
+        Callback::from(move |_| {
+            let json = sharing::export_json(&pg.world.borrow());
+            download("scenario.json", &json);
+        })
+    };
+
+    let onimport = {
+        let pg = pg.clone();
+        let notice = notice.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let size = file.size();
+            if let Err(why) = sharing::check_file_size(size) {
+                notice.set(Some(Notice::Error { what: "file", why }));
+                return;
+            }
+            let pg = pg.clone();
+            let notice = notice.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string());
+                let result = match text {
+                    Some(text) => sharing::open_file(size, &text),
+                    None => Err("the file could not be read as text".to_owned()),
+                };
+                match result {
+                    Ok(world) => {
+                        let name = world
+                            .base()
+                            .and_then(|b| b.name.clone())
+                            .unwrap_or_else(|| file.name());
+                        let ms = world.now().as_millis();
+                        *pg.world.borrow_mut() = world;
+                        pg.dispatch(Change::Pause);
+                        pg.dispatch(Change::Select(None));
+                        let time = format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100);
+                        notice.set(Some(Notice::Info(fill(
+                            t.imported,
+                            &[("name", &name), ("time", &time)],
+                        ))));
+                    }
+                    Err(why) => notice.set(Some(Notice::Error { what: "file", why })),
+                }
+            });
+        })
+    };
+
+    let notice_html = match &*notice {
+        None => html! {},
+        Some(Notice::Info(text)) => html! { <p class="share-info" role="status">{ text.clone() }</p> },
+        Some(Notice::Error { what, why }) => {
+            let lead = if *what == "file" { t.bad_file } else { t.bad_link };
+            html! {
+                <div class="share-error" role="alert">
+                    <strong>{ lead }</strong>{ " " }
+                    <span class="share-error-reason">{ why.clone() }</span>{ " " }
+                    { t.kept }
+                </div>
+            }
+        }
+    };
+
+    html! {
+        <section class="share panel" aria-labelledby="share-heading">
+            <h2 id="share-heading" class="panel-heading">{ t.heading }</h2>
+            <label class="share-link">
+                <span>{ t.link_label }</span>
+                <input type="text" readonly=true value={full_link} onfocus={Callback::from(|e: FocusEvent| {
+                    if let Some(i) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) { i.select(); }
+                })} />
+            </label>
+            <div class="share-actions">
+                <button type="button" onclick={oncopy}>{ t.copy }</button>
+                <button type="button" onclick={onexport}>{ t.export }</button>
+                <label class="share-import">
+                    { t.import }
+                    <input type="file" accept=".json,application/json" onchange={onimport} />
+                </label>
+            </div>
+            { notice_html }
+        </section>
+    }
+}
+
+/// Offers `text` as a file download.
+fn download(name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let a = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    if let Some(a) = a {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}

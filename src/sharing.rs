@@ -1,0 +1,438 @@
+//! Sharing, export/import and autosave: the playground's session as a scenario of the engine's
+//! format (settings + the user's timed actions + seed), and back.
+//!
+//! The pure parts (building the scenario, checking limits, replaying, parsing links and files)
+//! live here and are tested in `tests/web_share.rs`; the browser glue (URL, localStorage, files)
+//! is in the functions at the end.
+//!
+//! A session is replayed the way it was played: for each action in time order, run the simulation
+//! up to the action's time and apply it then, then run to the scenario's `end_ms` (the virtual time
+//! the link was made at). That is exactly what the live playground does, so a link reproduces the
+//! same run event for event.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
+use rebalance_engine::sim::Action;
+use rebalance_engine::{share, ConsumerConfig, Scenario, SimTime, Simulation};
+
+use crate::state::Playground;
+use crate::world::{self, World};
+
+/// The localStorage key of the autosaved session (an `rb1.` string).
+pub const AUTOSAVE_KEY: &str = "rebalance-playground.session";
+
+/// The largest scenario file the import reads (checked before reading it).
+pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0;
+
+/// The longest virtual time a link or file may ask the playground to replay (4 hours).
+pub const MAX_END_MS: u64 = 4 * 3_600_000;
+
+/// The most consumers (initial + added) a loaded scenario may start.
+pub const MAX_CONSUMERS: usize = 100;
+
+/// The most timed actions a loaded scenario may hold.
+pub const MAX_ACTIONS: usize = 5_000;
+
+/// The most partitions a topic may have in a loaded scenario.
+pub const MAX_PARTITIONS: i32 = 1_000;
+
+/// The highest produce rate (records per second per partition) in a loaded scenario.
+pub const MAX_RATE: u64 = 10_000;
+
+/// The most brokers in a loaded scenario.
+pub const MAX_BROKERS: u32 = 16;
+
+/// The fragment prefix of a share link: `#s=rb1....`.
+pub const HASH_PREFIX: &str = "#s=";
+
+/// The scenario of the playground's own starting world (see [`World::new`]), with no action.
+pub fn default_base(seed: u64) -> Scenario {
+    let json = format!(
+        r#"{{"version":1,"name":"Playground session","seed":{seed},"group_id":"{group}","end_ms":1,
+"network":{{"latency_ms":{lat},"jitter_ms":{jit}}},
+"topics":[{{"name":"{topic}","partitions":{parts},"records_per_sec":12}}]}}"#,
+        group = world::GROUP_ID,
+        lat = world::LATENCY_MS,
+        jit = world::JITTER_MS,
+        topic = world::TOPIC,
+        parts = world::TOPIC_PARTITIONS,
+    );
+    Scenario::from_json(&json).expect("the playground's own starting scenario is valid")
+}
+
+/// A consumer's full settings as a scenario entry (every field explicit, so that the file does
+/// not depend on `client_defaults`).
+pub fn consumer_spec(c: &ConsumerConfig) -> ConsumerSpec {
+    ConsumerSpec {
+        name: Some(c.name.clone()),
+        start_ms: None,
+        client_id: Some(c.client_id.clone()),
+        group_instance_id: c.group_instance_id.clone(),
+        assignors: Some(c.assignors.clone()),
+        subscription: Some(c.subscription.clone()),
+        session_timeout_ms: Some(c.session_timeout_ms),
+        heartbeat_interval_ms: Some(c.heartbeat_interval_ms),
+        max_poll_interval_ms: Some(c.max_poll_interval_ms),
+        processing_ms: Some(c.processing_ms),
+        max_poll_records: Some(c.max_poll_records),
+        commit: Some(c.commit),
+        commit_in_revoke: Some(c.commit_in_revoke),
+        metadata_max_age_ms: Some(c.metadata_max_age_ms),
+        retry_backoff_ms: Some(c.retry_backoff_ms),
+        request_timeout_ms: Some(c.request_timeout_ms),
+    }
+}
+
+/// A simulation action the playground applied, as a timed scenario action.
+pub fn action_spec(at: SimTime, action: &Action) -> Option<ActionSpec> {
+    let at_ms = at.as_millis();
+    Some(match action.clone() {
+        Action::AddConsumer { config } => ActionSpec::AddConsumer {
+            at_ms,
+            consumer: consumer_spec(&config),
+        },
+        Action::Kill { consumer } => ActionSpec::Kill { at_ms, consumer },
+        Action::Close { consumer } => ActionSpec::Close { at_ms, consumer },
+        Action::Restart { consumer } => ActionSpec::Restart { at_ms, consumer },
+        Action::Pause {
+            consumer,
+            duration_ms,
+            heartbeats,
+            polls,
+        } => ActionSpec::Pause {
+            at_ms,
+            consumer,
+            duration_ms,
+            heartbeats,
+            polls,
+        },
+        Action::Resume { consumer } => ActionSpec::Resume { at_ms, consumer },
+        Action::Subscribe {
+            consumer,
+            subscription,
+        } => ActionSpec::Subscribe {
+            at_ms,
+            consumer,
+            subscription,
+        },
+        Action::CreateTopic {
+            topic,
+            partitions,
+            records_per_sec,
+            initial_records,
+        } => ActionSpec::CreateTopic {
+            at_ms,
+            topic,
+            partitions,
+            records_per_sec,
+            initial_records,
+        },
+        Action::AddPartitions { topic, partitions } => ActionSpec::AddPartitions {
+            at_ms,
+            topic,
+            partitions,
+        },
+        Action::DeleteTopic { topic } => ActionSpec::DeleteTopic { at_ms, topic },
+        Action::SetProduceRate {
+            topic,
+            records_per_sec,
+        } => ActionSpec::SetProduceRate {
+            at_ms,
+            topic,
+            records_per_sec,
+        },
+        Action::SetNetwork { network } => ActionSpec::SetNetwork { at_ms, network },
+        Action::CoordinatorFailover { duration_ms } => ActionSpec::CoordinatorFailover { at_ms, duration_ms },
+        Action::CrashBroker { broker, graceful } => ActionSpec::CrashBroker {
+            at_ms,
+            broker: broker.0,
+            graceful,
+        },
+        Action::RestartBroker { broker } => ActionSpec::RestartBroker {
+            at_ms,
+            broker: broker.0,
+        },
+        // Actions the playground never applies from its controls.
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// The session as a scenario: where it started from, every action the user applied with its time,
+/// and `end_ms` = the current virtual time.
+pub fn session_scenario(world: &World) -> Scenario {
+    let mut s = world.base().cloned().unwrap_or_else(|| default_base(world.seed));
+    for (at, action) in world.history() {
+        if let Some(spec) = action_spec(*at, action) {
+            s.actions.push(spec);
+        }
+    }
+    let last = s.actions.iter().map(ActionSpec::at_ms).max().unwrap_or(0);
+    // `end_ms` must be positive: a session still at 0 ms is shared at 1 ms.
+    s.end_ms = world.now().as_millis().max(last).max(1);
+    s
+}
+
+/// Characters a name may not hold: markup and control characters. The UI renders names as text
+/// anyway; a link or file that carries markup in a name is refused so that nobody is misled by it.
+fn bad_name(path: &str, name: &str) -> Result<(), String> {
+    if let Some(c) = name.chars().find(|c| matches!(c, '<' | '>') || c.is_control()) {
+        return Err(format!(
+            "{path}: the name {:?} contains {:?}; names may not contain markup or control characters",
+            truncate(name, 40),
+            c
+        ));
+    }
+    if name.chars().count() > 200 {
+        return Err(format!(
+            "{path}: the name is {} characters long (at most 200)",
+            name.chars().count()
+        ));
+    }
+    Ok(())
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_owned()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// The playground's own limits on a (valid) scenario: what it can replay in the browser in a
+/// moment, and no markup in names. The message names the field.
+pub fn check_limits(s: &Scenario) -> Result<(), String> {
+    if s.end_ms > MAX_END_MS {
+        return Err(format!(
+            "end_ms: {} ms is more than the playground replays (at most {MAX_END_MS} ms, 4 hours)",
+            s.end_ms
+        ));
+    }
+    bad_name("group_id", &s.group_id)?;
+    if let Some(n) = &s.name {
+        bad_name("name", n)?;
+    }
+    if let Some(b) = s.cluster.brokers {
+        if b > MAX_BROKERS {
+            return Err(format!(
+                "cluster.brokers: {b} brokers is more than the playground shows (at most {MAX_BROKERS})"
+            ));
+        }
+    }
+    if s.actions.len() > MAX_ACTIONS {
+        return Err(format!(
+            "actions: {} actions (at most {MAX_ACTIONS})",
+            s.actions.len()
+        ));
+    }
+    let partitions = |path: String, p: i32| {
+        if p > MAX_PARTITIONS {
+            Err(format!("{path}: {p} partitions (at most {MAX_PARTITIONS})"))
+        } else {
+            Ok(())
+        }
+    };
+    let rate = |path: String, r: u64| {
+        if r > MAX_RATE {
+            Err(format!("{path}: {r} records per second (at most {MAX_RATE})"))
+        } else {
+            Ok(())
+        }
+    };
+    for (i, t) in s.topics.iter().enumerate() {
+        bad_name(&format!("topics[{i}].name"), &t.name)?;
+        partitions(format!("topics[{i}].partitions"), t.partitions)?;
+        rate(format!("topics[{i}].records_per_sec"), t.records_per_sec)?;
+    }
+    let check_consumer = |path: &str, c: &ConsumerSpec| -> Result<(), String> {
+        for (field, v) in [
+            ("name", &c.name),
+            ("client_id", &c.client_id),
+            ("group_instance_id", &c.group_instance_id),
+        ] {
+            if let Some(v) = v {
+                bad_name(&format!("{path}.{field}"), v)?;
+            }
+        }
+        Ok(())
+    };
+    let mut consumers = s.consumers.len();
+    for (i, c) in s.consumers.iter().enumerate() {
+        check_consumer(&format!("consumers[{i}]"), c)?;
+    }
+    for (i, a) in s.actions.iter().enumerate() {
+        match a {
+            ActionSpec::AddConsumer { consumer, .. } => {
+                consumers += 1;
+                check_consumer(&format!("actions[{i}].consumer"), consumer)?;
+            }
+            ActionSpec::CreateTopic {
+                topic,
+                partitions: p,
+                records_per_sec,
+                ..
+            } => {
+                bad_name(&format!("actions[{i}].topic"), topic)?;
+                partitions(format!("actions[{i}].partitions"), *p)?;
+                rate(format!("actions[{i}].records_per_sec"), *records_per_sec)?;
+            }
+            ActionSpec::AddPartitions { partitions: p, .. } => {
+                partitions(format!("actions[{i}].partitions"), *p)?
+            }
+            ActionSpec::SetProduceRate { records_per_sec, .. } => {
+                rate(format!("actions[{i}].records_per_sec"), *records_per_sec)?
+            }
+            _ => {}
+        }
+    }
+    if consumers > MAX_CONSUMERS {
+        return Err(format!(
+            "consumers: {consumers} consumers (at most {MAX_CONSUMERS})"
+        ));
+    }
+    Ok(())
+}
+
+/// Replays a scenario the way the playground plays (see the module doc) up to its `end_ms`.
+pub fn replay(scenario: &Scenario) -> Result<World, String> {
+    scenario.validate().map_err(|e| e.to_string())?;
+    check_limits(scenario)?;
+    let mut sim = Simulation::with_cluster(
+        scenario.group_id.clone(),
+        scenario.coordinator_config(),
+        scenario.cluster_config(),
+        scenario.network.clone(),
+        scenario.seed,
+        None,
+    );
+    for t in &scenario.topics {
+        sim.apply(
+            SimTime::ZERO,
+            Action::CreateTopic {
+                topic: t.name.clone(),
+                partitions: t.partitions,
+                records_per_sec: t.records_per_sec,
+                initial_records: t.initial_records,
+            },
+        )
+        .map_err(|e| format!("topics: {}", e.0))?;
+    }
+    let mut actions = scenario.timed_actions();
+    actions.sort_by_key(|(at, _)| *at);
+    for (at, action) in actions {
+        sim.run_until(at);
+        // An action the engine refuses at its time is refused in the live playground too (and
+        // the scenario validator already checked names and times).
+        let _ = sim.apply(at, action);
+    }
+    sim.run_until(SimTime(scenario.end_ms));
+    Ok(World::from_sim(sim, Some(scenario.clone()), Vec::new()))
+}
+
+/// The share string (`rb1.…`) of the session.
+pub fn session_link(world: &World) -> String {
+    share::encode(&session_scenario(world))
+}
+
+/// The share string in a page fragment, if the fragment is `#s=…`.
+pub fn link_in_hash(hash: &str) -> Option<&str> {
+    hash.strip_prefix(HASH_PREFIX).filter(|s| !s.is_empty())
+}
+
+/// Decodes and replays a share string (or a whole URL). The error names the problem.
+pub fn open_link(text: &str) -> Result<World, String> {
+    let scenario = share::decode(text).map_err(|e| e.to_string())?;
+    replay(&scenario).map_err(|e| format!("the scenario in the link cannot be replayed: {e}"))
+}
+
+/// Reads a scenario file (the CLI's format) and replays it.
+pub fn open_file(size: f64, text: &str) -> Result<World, String> {
+    check_file_size(size)?;
+    let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
+    replay(&scenario)
+}
+
+/// Refuses a file over [`MAX_FILE_BYTES`] before reading it.
+pub fn check_file_size(size: f64) -> Result<(), String> {
+    if size > MAX_FILE_BYTES {
+        Err(format!(
+            "the file is {:.1} MB; scenario files are read up to {:.0} MB.",
+            size / (1024.0 * 1024.0),
+            MAX_FILE_BYTES / (1024.0 * 1024.0)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The exported file's text: the CLI's scenario format.
+pub fn export_json(world: &World) -> String {
+    share::scenario_to_pretty_json(&session_scenario(world))
+}
+
+// --- Browser glue -------------------------------------------------------------------------------
+
+thread_local! {
+    /// A problem found while opening the page (a bad link), shown by the share bar once.
+    static STARTUP_ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Takes the problem found while opening the page, if any.
+pub fn take_startup_error() -> Option<String> {
+    STARTUP_ERROR.with(|e| e.borrow_mut().take())
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The session the page opens with: the link in the URL, else the autosaved session, else a new
+/// playground. A link or autosave that opens is shown paused at its time.
+pub fn initial_playground() -> Playground {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if let Some(link) = link_in_hash(&hash) {
+        match open_link(link) {
+            Ok(world) => return playground_with(world),
+            Err(e) => STARTUP_ERROR.with(|s| *s.borrow_mut() = Some(e)),
+        }
+    }
+    if let Some(saved) = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) {
+        if let Ok(world) = open_link(&saved) {
+            return playground_with(world);
+        }
+    }
+    Playground::new(1, true)
+}
+
+/// A paused playground on this world.
+pub fn playground_with(world: World) -> Playground {
+    let mut pg = Playground::new(world.seed, false);
+    pg.view = Rc::new({
+        let mut w = world;
+        let v = w.view();
+        *pg.world.borrow_mut() = w;
+        v
+    });
+    pg
+}
+
+/// Puts the session's link in the URL (without a history entry) and autosaves it.
+pub fn publish(link: &str) {
+    if let Some(window) = web_sys::window() {
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("{HASH_PREFIX}{link}")),
+            );
+        }
+    }
+    if let Some(s) = storage() {
+        let _ = s.set_item(AUTOSAVE_KEY, link);
+    }
+}

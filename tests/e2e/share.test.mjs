@@ -1,0 +1,153 @@
+// Sharing, import and autosave as a user meets them: copy the link and open it elsewhere, import
+// broken files, reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, leaderName } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Two consumers reach Stable at 10×, then the user pauses. */
+async function stablePausedSession(page) {
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 2);
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
+}
+
+/** What the user sees of the session: clock, group, consumers, log length. */
+async function snapshot(page) {
+  return {
+    clock: await page.getByTestId('clock').getAttribute('data-ms'),
+    state: await page.getByTestId('group-state').textContent(),
+    generation: await page.getByTestId('generation').textContent(),
+    leader: await leaderName(page),
+    members: await page.getByTestId('member-count').textContent(),
+    cards: await page.getByRole('article').count(),
+    partitions: await page
+      .getByRole('list', { name: 'test_topic' })
+      .getByRole('listitem')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+  };
+}
+
+test('a copied share link opens the same run, paused at the same time, in a new page', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await stablePausedSession(page);
+  // Kill a consumer, so that the link must carry an action after the start.
+  await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('article').filter({ hasText: 'C2' }).getByRole('button', { name: 'Kill' }).click();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+  const before = await snapshot(page);
+
+  const share = page.getByRole('region', { name: 'Share and save' });
+  await share.getByRole('button', { name: 'Copy link' }).click();
+  await share.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
+  const link = await share.getByRole('textbox', { name: 'Share link' }).inputValue();
+  assert.match(link, /#s=rb1\.[A-Za-z0-9_-]+$/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  assert.ok(page.url().endsWith(link.slice(link.indexOf('#'))), 'the page URL carries the link');
+  await screenshot(page, 'share-original');
+
+  const other = await openPage(browser, link);
+  await other.page.getByTestId('clock').and(other.page.locator(`[data-ms="${before.clock}"]`)).waitFor();
+  assert.deepEqual(await snapshot(other.page), before);
+  await other.page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
+  await screenshot(other.page, 'share-opened');
+  assert.deepEqual(other.errors, []);
+  await other.context.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('broken or hostile files are refused with their problem as text; the session stays', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stablePausedSession(page);
+  const before = await snapshot(page);
+  const share = page.getByRole('region', { name: 'Share and save' });
+  const input = share.getByLabel('Import JSON');
+  const alert = share.getByRole('alert');
+
+  await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ "version": 1, ') });
+  await waitForText(alert, /This file cannot be imported: .*invalid JSON/);
+  assert.deepEqual(await snapshot(page), before);
+
+  await input.setInputFiles({
+    name: 'v9.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ "version": 9, "end_ms": 1000 }'),
+  });
+  await waitForText(alert, /unsupported version 9/);
+
+  await input.setInputFiles({
+    name: 'long.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ "version": 1, "end_ms": 99999999999 }'),
+  });
+  await waitForText(alert, /end_ms: 99999999999 ms/);
+
+  const hostile = JSON.stringify({
+    version: 1,
+    end_ms: 1000,
+    topics: [{ name: 't', partitions: 1 }],
+    client_defaults: { subscription: { topics: ['t'] } },
+    consumers: [{ name: '<img src=x onerror="window.pwned=1">' }],
+  });
+  await input.setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(hostile) });
+  await waitForText(alert, /consumers\[0\]\.name: the name "<img src=x onerror=/);
+  assert.equal(await page.locator('img[src=x]').count(), 0, 'the markup is text, not an element');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+
+  await input.setInputFiles({
+    name: 'huge.json',
+    mimeType: 'application/json',
+    buffer: Buffer.alloc(10 * 1024 * 1024, 0x20),
+  });
+  await waitForText(alert, /the file is 10\.0 MB/);
+  assert.match(await alert.textContent(), /Your session was not changed\./);
+  assert.deepEqual(await snapshot(page), before);
+  await screenshot(page, 'share-import-error');
+
+  // A good file (the session's own export) opens.
+  const download = page.waitForEvent('download');
+  await share.getByRole('button', { name: 'Export JSON' }).click();
+  const file = await (await download).path();
+  await input.setInputFiles(file);
+  await share.getByRole('status').filter({ hasText: /^Opened Playground session at/ }).waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a reload restores the session where it was; a damaged link in the URL is reported', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stablePausedSession(page);
+  const before = await snapshot(page);
+  await page.reload();
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
+
+  // The same tab, a damaged link: the message, and the autosaved session is still there.
+  await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
+  await page.reload();
+  const alert = page.getByRole('region', { name: 'Share and save' }).getByRole('alert');
+  await waitForText(alert, /This link cannot be opened: .*damaged/);
+  assert.deepEqual(await snapshot(page), before);
+  await screenshot(page, 'share-bad-link');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,141 @@
+//! Sharing, autosave and bad input, in headless Chromium:
+//! `cargo test -p rebalance-playground --target wasm32-unknown-unknown --test web_share`.
+#![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+
+use rebalance_engine::share;
+use rebalance_playground::sharing::{self, AUTOSAVE_KEY};
+use rebalance_playground::world::{default_consumer, Command, World};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A session with consumers added, one killed, and time in between.
+fn played() -> World {
+    let mut w = World::new(5);
+    for _ in 0..3 {
+        let name = w.next_consumer_name();
+        w.apply(Command::AddConsumer(Box::new(default_consumer(&name))))
+            .unwrap();
+        w.advance(1_700.3);
+    }
+    for _ in 0..40 {
+        w.advance(250.0);
+    }
+    w.apply(Command::Kill("C2".into())).unwrap();
+    w.apply(Command::AddPartition("test_topic".into())).unwrap();
+    for _ in 0..30 {
+        w.advance(333.0);
+    }
+    w
+}
+
+#[wasm_bindgen_test]
+fn a_link_replays_exactly_the_same_run() {
+    let w = played();
+    assert_eq!(w.history().len(), 5);
+    let link = sharing::session_link(&w);
+    assert!(link.starts_with("rb1."));
+    let mut back = sharing::open_link(&link).expect("the link opens");
+    assert_eq!(back.now(), w.now());
+    assert_eq!(
+        back.sim().trace_jsonl(),
+        w.sim().trace_jsonl(),
+        "same events, same order"
+    );
+    let mut w = w;
+    assert_eq!(back.view(), w.view());
+    // The link of the replayed session is the same link.
+    assert_eq!(sharing::session_link(&back), link);
+}
+
+#[wasm_bindgen_test]
+fn export_then_import_is_the_same_session() {
+    let w = played();
+    let json = sharing::export_json(&w);
+    assert!(json.contains("\"type\": \"kill\""), "{json}");
+    let back = sharing::open_file(json.len() as f64, &json).expect("the export imports");
+    assert_eq!(back.sim().trace_jsonl(), w.sim().trace_jsonl());
+}
+
+#[wasm_bindgen_test]
+fn the_hash_holds_the_link() {
+    assert_eq!(sharing::link_in_hash("#s=rb1.abc"), Some("rb1.abc"));
+    assert_eq!(sharing::link_in_hash("#s="), None);
+    assert_eq!(sharing::link_in_hash("#other"), None);
+    assert_eq!(sharing::link_in_hash(""), None);
+}
+
+#[wasm_bindgen_test]
+fn bad_input_names_the_problem() {
+    let err = |r: Result<World, String>| r.err().expect("refused");
+    assert!(err(sharing::open_file(10.0, "{ not json")).contains("invalid JSON"));
+    assert!(err(sharing::open_file(40.0, r#"{"version": 2, "end_ms": 1}"#)).contains("unsupported version 2"));
+    assert!(err(sharing::open_link("rb7.AAAA")).contains("another version"));
+    assert!(err(sharing::open_link("hello")).contains("rb1."));
+    let big = sharing::check_file_size(10.0 * 1024.0 * 1024.0).unwrap_err();
+    assert!(big.contains("10.0 MB"), "{big}");
+
+    let huge_end = r#"{"version": 1, "end_ms": 99999999999}"#;
+    let e = err(sharing::open_file(40.0, huge_end));
+    assert!(e.starts_with("end_ms:"), "{e}");
+
+    let many = r#"{"version": 1, "end_ms": 1000, "topics": [{"name": "t", "partitions": 2000000}]}"#;
+    let e = err(sharing::open_file(80.0, many));
+    assert!(e.contains("topics[0].partitions"), "{e}");
+
+    let markup = r#"{"version": 1, "end_ms": 1000, "topics": [{"name": "t", "partitions": 1}],
+        "client_defaults": {"subscription": {"topics": ["t"]}},
+        "consumers": [{"name": "<img src=x onerror=alert(1)>"}]}"#;
+    let e = err(sharing::open_file(200.0, markup));
+    assert!(e.starts_with("consumers[0].name:"), "{e}");
+
+    // The same markup inside a link is refused the same way.
+    let scenario = rebalance_engine::Scenario::from_json(markup).unwrap();
+    let e = err(sharing::open_link(&share::encode(&scenario)));
+    assert!(e.contains("consumers[0].name"), "{e}");
+
+    // A damaged link: one character changed.
+    let link = sharing::session_link(&played());
+    let mut chars: Vec<char> = link.chars().collect();
+    let i = chars.len() / 2;
+    chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+    let e = err(sharing::open_link(&chars.into_iter().collect::<String>()));
+    assert!(e.contains("damaged"), "{e}");
+}
+
+#[wasm_bindgen_test]
+fn autosave_restores_the_session_and_a_bad_link_keeps_it() {
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    let w = played();
+    let link = sharing::session_link(&w);
+    storage.set_item(AUTOSAVE_KEY, &link).unwrap();
+    let history = window.history().unwrap();
+
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    let pg = sharing::initial_playground();
+    assert!(!pg.playing, "a restored session waits paused at its time");
+    assert_eq!(pg.view.now, w.now());
+    assert_eq!(pg.world.borrow().sim().trace_jsonl(), w.sim().trace_jsonl());
+    assert_eq!(sharing::take_startup_error(), None);
+
+    // A broken link in the URL: the error is kept for the page, the autosaved session opens.
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#s=rb1.!!!"))
+        .unwrap();
+    let pg = sharing::initial_playground();
+    assert_eq!(pg.view.now, w.now());
+    let e = sharing::take_startup_error().expect("the bad link is reported");
+    assert!(e.contains("damaged"), "{e}");
+
+    // Nothing saved, no link: a fresh playground.
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    let pg = sharing::initial_playground();
+    assert_eq!(pg.view.now.as_millis(), 0);
+    assert!(pg.view.consumers.is_empty());
+}
