@@ -2,8 +2,8 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector, ShareBar,
-    Stage, Toolbar, TopicPanel,
+    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
+    LessonPanel, ShareBar, Stage, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -169,6 +169,7 @@ pub fn App() -> Html {
                         <div class="app-col app-col-side">
                             <GroupPanel />
                             if *settled {
+                                <LessonPanel />
                                 <Inspector />
                                 <EventLog />
                                 <ShareBar />

@@ -745,6 +745,32 @@ pub struct Strings {
     pub announce: &'static str,
     /// The share bar: link, export, import.
     pub share: ShareStrings,
+    /// Lesson mode.
+    pub lessons: LessonStrings,
+}
+
+/// Lesson mode.
+pub struct LessonStrings {
+    /// The panel's heading.
+    pub heading: &'static str,
+    /// The picker's label.
+    pub pick: &'static str,
+    /// The button that opens the picked lesson.
+    pub open: &'static str,
+    /// "Step {n} of {total}".
+    pub step_of: &'static str,
+    /// Back one step.
+    pub back: &'static str,
+    /// Forward one step.
+    pub next: &'static str,
+    /// Above a predict question.
+    pub predict: &'static str,
+    /// After a right answer.
+    pub correct: &'static str,
+    /// After a wrong answer: "Not quite: the answer is {answer}."
+    pub incorrect: &'static str,
+    /// Leave lesson mode.
+    pub close: &'static str,
 }
 
 /// The share bar.

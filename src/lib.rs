@@ -15,6 +15,7 @@ pub mod explain;
 pub mod fields;
 pub mod hooks;
 pub mod i18n;
+pub mod lessons;
 mod prefs;
 pub mod sharing;
 pub mod state;

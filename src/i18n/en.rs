@@ -1,6 +1,6 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
     TopicStrings, Words,
 };
 
@@ -408,6 +408,18 @@ pub(super) const STRINGS: Strings = Strings {
         bad_link: "This link cannot be opened:",
         bad_file: "This file cannot be imported:",
         kept: "Your session was not changed.",
+    },
+    lessons: LessonStrings {
+        heading: "Lessons",
+        pick: "Lesson",
+        open: "Open lesson",
+        step_of: "Step {n} of {total}",
+        back: "Back",
+        next: "Next",
+        predict: "Predict",
+        correct: "Correct.",
+        incorrect: "Not quite: the answer is {answer}.",
+        close: "Close lesson",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",
 };

@@ -1,6 +1,6 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
     TopicStrings, Words,
 };
 
@@ -373,6 +373,18 @@ pub(super) const STRINGS: Strings = Strings {
         bad_link: "无法打开这个链接：",
         bad_file: "无法导入这个文件：",
         kept: "当前会话没有改变。",
+    },
+    lessons: LessonStrings {
+        heading: "课程",
+        pick: "课程",
+        open: "打开课程",
+        step_of: "第 {n} 步，共 {total} 步",
+        back: "上一步",
+        next: "下一步",
+        predict: "预测",
+        correct: "答对了。",
+        incorrect: "不对：答案是 {answer}。",
+        close: "关闭课程",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",
 };

@@ -1,0 +1,63 @@
+// Lesson mode as a learner meets it: open a preset, answer the predict questions, step forward and back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('a preset lesson: predict before the reveal, then step forward and back through the narration', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  const panel = page.getByRole('region', { name: 'Lessons' });
+  await panel.getByLabel('Lesson').selectOption({ label: '1. The first consumer joins an empty group' });
+  await panel.getByRole('button', { name: 'Open lesson' }).click();
+  const progress = panel.getByTestId('lesson-step');
+  assert.equal(await progress.textContent(), 'Step 1 of 11');
+
+  // The question comes first; the narration and Next wait for the answer.
+  await panel.getByText('Which partition of __consumer_offsets holds test_group_1?').first().waitFor();
+  assert.equal(await panel.getByRole('heading', { name: 'Finding the coordinator' }).count(), 0);
+  assert.ok(await panel.getByRole('button', { name: 'Next' }).isDisabled());
+  await panel.getByRole('button', { name: "28 (the article's figure)" }).click();
+  await panel.getByRole('status').filter({ hasText: 'Not quite: the answer is 30.' }).waitFor();
+  await panel.getByRole('heading', { name: 'Finding the coordinator' }).waitFor();
+
+  for (let n = 2; n <= 6; n++) {
+    await panel.getByRole('button', { name: 'Next' }).click();
+    assert.equal(await progress.textContent(), `Step ${n} of 11`);
+  }
+  await panel.getByRole('heading', { name: 'The delay is extended' }).waitFor();
+  const clockAt6 = await page.getByTestId('clock').getAttribute('data-ms');
+  assert.equal(await page.getByTestId('generation').textContent(), '0');
+
+  await panel.getByRole('button', { name: 'Next' }).click();
+  assert.equal(await progress.textContent(), 'Step 7 of 11');
+  await panel.getByText("After the group's first rebalance, what is the generation?").first().waitFor();
+  // Before the answer, the simulation still shows the previous step.
+  assert.equal(await page.getByTestId('generation').textContent(), '0');
+  await panel.getByRole('button', { name: '1', exact: true }).click();
+  await panel.getByRole('status').filter({ hasText: /^Correct\./ }).waitFor();
+  await panel.getByRole('heading', { name: 'The join phase completes: generation 1' }).waitFor();
+  assert.equal(await page.getByTestId('generation').textContent(), '1');
+  const clockAt7 = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  assert.ok(clockAt7 > Number(clockAt6), `${clockAt7} > ${clockAt6}`);
+  await screenshot(page, 'lesson-step-7');
+
+  await panel.getByRole('button', { name: 'Back' }).click();
+  assert.equal(await progress.textContent(), 'Step 6 of 11');
+  await panel.getByRole('heading', { name: 'The delay is extended' }).waitFor();
+  assert.equal(await page.getByTestId('clock').getAttribute('data-ms'), clockAt6);
+  assert.equal(await page.getByTestId('generation').textContent(), '0');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
