@@ -441,6 +441,11 @@ impl Simulation {
 
     /// Sets how much of the log is kept (default: everything).
     pub fn set_log_level(&mut self, level: LogLevel) {
+        // Events a quiet consumer skipped are counted before the switch.
+        for slot in &mut self.consumers {
+            self.next_seq += slot.consumer.take_quiet_events();
+            slot.consumer.set_quiet(level == LogLevel::Off);
+        }
         self.log_level = level;
     }
 
@@ -777,6 +782,7 @@ impl Simulation {
                 });
                 let connection = self.new_connection(Endpoint::Consumer(name));
                 let mut consumer = Consumer::new(config);
+                consumer.set_quiet(self.log_level == LogLevel::Off);
                 consumer.start(now, &self.topics);
                 self.consumers.push(ConsumerSlot {
                     consumer,
@@ -801,7 +807,9 @@ impl Simulation {
                 });
                 let connection = self.new_connection(Endpoint::Consumer(consumer));
                 let mut c = Consumer::new(config);
+                c.set_quiet(self.log_level == LogLevel::Off);
                 c.start(now, &self.topics);
+                self.next_seq += self.consumers[i].consumer.take_quiet_events();
                 self.consumers[i].consumer = c;
                 self.connection_owner.remove(&self.consumers[i].connection);
                 self.consumers[i].connection = connection;
@@ -1208,6 +1216,8 @@ impl Simulation {
     }
 
     fn pump_consumer(&mut self, i: usize) {
+        // Events a quiet consumer skipped (log off) still count as emitted.
+        self.next_seq += self.consumers[i].consumer.take_quiet_events();
         while let Some(mut ev) = self.consumers[i].consumer.poll_event() {
             if let ClientEvent::BatchProcessed { records, duplicates } = &mut ev {
                 for r in records.iter() {
