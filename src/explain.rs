@@ -540,7 +540,10 @@ pub fn is_routine(ev: &SimEvent) -> bool {
         SimEventKind::World {
             event:
                 WorldEvent::Cluster {
-                    event: ClusterEvent::ReplicaFetched { .. } | ClusterEvent::HighWatermarkAdvanced { .. },
+                    event:
+                        ClusterEvent::ReplicaFetched { .. }
+                        | ClusterEvent::HighWatermarkAdvanced { .. }
+                        | ClusterEvent::LeadersMoved { .. },
                 },
         } => true,
         SimEventKind::Network {
