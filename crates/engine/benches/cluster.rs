@@ -2,7 +2,8 @@
 //! partitions for one simulated hour; every 5 simulated minutes the group coordinator's broker
 //! crashes (the controller elects a new leader of `__consumer_offsets`, which loads the group, and
 //! the consumers rediscover it), and it restarts a minute later. Target: under 1 s natively. Run
-//! with `cargo bench -p rebalance-engine --bench cluster`.
+//! with `cargo bench -p rebalance-engine --bench cluster`; `-- off` (or `info`,
+//! `full`) runs only the variants whose label contains that word.
 
 use std::time::Instant;
 
@@ -79,11 +80,19 @@ fn run(sim: &mut Simulation) -> u32 {
 }
 
 fn main() {
+    // Cargo passes `--bench`; any other argument filters the variants by label.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     for (label, level) in [
         ("log off", LogLevel::Off),
         ("info log", LogLevel::Info),
         ("full log", LogLevel::All),
     ] {
+        if !filters.is_empty() && !filters.iter().any(|f| label.contains(f.as_str())) {
+            continue;
+        }
         let mut best = f64::MAX;
         let mut events = 0;
         let mut kept = 0;

@@ -196,6 +196,11 @@ pub struct Consumer {
     metadata_needed: bool,
     subscribed: Vec<String>,
 
+    /// Crate-private: when set (the simulation's log is off), the events that only copy data for
+    /// the log (`BatchFetched`, `CommitSent`) are counted in `quiet_events` instead of built.
+    quiet: bool,
+    quiet_events: u64,
+
     // ---------------------------------------------------------------------------------- io
     next_correlation: i32,
     in_flight: BTreeMap<i32, InFlight>,
@@ -245,6 +250,8 @@ impl Consumer {
             next_metadata_refresh: SimTime::ZERO,
             metadata_needed: true,
             subscribed: Vec::new(),
+            quiet: false,
+            quiet_events: 0,
             next_correlation: 0,
             in_flight: BTreeMap::new(),
             outbox: VecDeque::new(),
@@ -445,6 +452,16 @@ impl Consumer {
     /// The next event.
     pub fn poll_event(&mut self) -> Option<ClientEvent> {
         self.events.pop_front()
+    }
+
+    /// Crate-private "quiet" switch: see the `quiet` field.
+    pub(crate) fn set_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
+    }
+
+    /// How many events were skipped while quiet since the last call (they still count as emitted).
+    pub(crate) fn take_quiet_events(&mut self) -> u64 {
+        std::mem::take(&mut self.quiet_events)
     }
 
     /// When [`Consumer::handle_timeout`] should be called next.
@@ -1032,10 +1049,14 @@ impl Consumer {
         }
         records.sort();
         let until = now + SimDuration::from_millis(self.cfg.processing_ms.max(1));
-        self.events.push_back(ClientEvent::BatchFetched {
-            records: records.clone(),
-            until,
-        });
+        if self.quiet {
+            self.quiet_events += 1;
+        } else {
+            self.events.push_back(ClientEvent::BatchFetched {
+                records: records.clone(),
+                until,
+            });
+        }
         self.last_poll = now;
         self.app = App::Processing(Processing {
             since: now,
@@ -1727,10 +1748,14 @@ impl Consumer {
                 })
                 .collect(),
         });
-        self.events.push_back(ClientEvent::CommitSent {
-            reason,
-            offsets: offsets.clone(),
-        });
+        if self.quiet {
+            self.quiet_events += 1;
+        } else {
+            self.events.push_back(ClientEvent::CommitSent {
+                reason,
+                offsets: offsets.clone(),
+            });
+        }
         let corr = self.send(now, Api::OffsetCommit, req);
         if let Some(f) = self.in_flight.get_mut(&corr) {
             f.commit = Some((reason, offsets));
