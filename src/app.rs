@@ -3,7 +3,7 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
-    LessonPanel, ShareBar, Stage, Toolbar, TopicPanel,
+    LessonPanel, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -156,6 +156,7 @@ pub fn App() -> Html {
                 <div class={classes!("app", presenting.then_some("is-presenting"))}>
                     <Header {onlang} presenting={*presenting} {onpresent} onhelp={onhelp.clone()} />
                     <Toolbar />
+                    <Timeline />
                     <Announcer />
                     <main class="app-main">
                         <div class="app-col app-col-main">

@@ -16,6 +16,7 @@ mod lesson_panel;
 mod moving_layer;
 mod share_bar;
 pub mod stage;
+mod timeline;
 mod state_diagram;
 mod toolbar;
 mod topic_panel;
@@ -38,6 +39,7 @@ pub use share_bar::ShareBar;
 pub use stage::Stage;
 pub use state_diagram::{GroupStateId, StateDiagram};
 pub use toolbar::Toolbar;
+pub use timeline::Timeline;
 pub use topic_panel::TopicPanel;
 
 use wasm_bindgen::JsCast;

@@ -771,6 +771,8 @@ pub struct LessonStrings {
     pub incorrect: &'static str,
     /// Leave lesson mode.
     pub close: &'static str,
+    /// The timeline slider's label.
+    pub timeline: &'static str,
 }
 
 /// The share bar.

@@ -436,3 +436,14 @@ pub fn publish(link: &str) {
         let _ = s.set_item(AUTOSAVE_KEY, link);
     }
 }
+
+/// The scenario cut at `at_ms`: the actions and consumers up to then, `end_ms` = `at_ms` (at least
+/// 1 ms). Replaying it shows the session as it was at that time (the timeline's seek).
+pub fn cut_at(scenario: &Scenario, at_ms: u64) -> Scenario {
+    let mut s = scenario.clone();
+    let at_ms = at_ms.max(1);
+    s.consumers.retain(|c| c.start_ms.unwrap_or(0) <= at_ms);
+    s.actions.retain(|a| a.at_ms() <= at_ms);
+    s.end_ms = at_ms;
+    s
+}

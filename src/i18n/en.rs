@@ -420,6 +420,7 @@ pub(super) const STRINGS: Strings = Strings {
         correct: "Correct.",
         incorrect: "Not quite: the answer is {answer}.",
         close: "Close lesson",
+        timeline: "Timeline",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",
 };

@@ -385,6 +385,7 @@ pub(super) const STRINGS: Strings = Strings {
         correct: "答对了。",
         incorrect: "不对：答案是 {answer}。",
         close: "关闭课程",
+        timeline: "时间线",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",
 };
