@@ -16,8 +16,8 @@ mod lesson_panel;
 mod moving_layer;
 mod share_bar;
 pub mod stage;
-mod timeline;
 mod state_diagram;
+mod timeline;
 mod toolbar;
 mod topic_panel;
 
@@ -38,8 +38,8 @@ pub use moving_layer::MovingLayer;
 pub use share_bar::ShareBar;
 pub use stage::Stage;
 pub use state_diagram::{GroupStateId, StateDiagram};
-pub use toolbar::Toolbar;
 pub use timeline::Timeline;
+pub use toolbar::Toolbar;
 pub use topic_panel::TopicPanel;
 
 use wasm_bindgen::JsCast;

@@ -1,7 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
-    TopicStrings, Words,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames,
+    Strings, TopicStrings, Words,
 };
 
 pub(super) const STRINGS: Strings = Strings {

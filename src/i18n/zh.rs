@@ -1,7 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames, Strings,
-    TopicStrings, Words,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames,
+    Strings, TopicStrings, Words,
 };
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the

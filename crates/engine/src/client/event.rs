@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::assignor::{RebalanceProtocol, Strategy};
+use crate::event::Partitions;
 use crate::protocol::{ErrorCode, NodeId, TopicPartition};
 use crate::time::SimTime;
 use crate::topic::Subscription;
@@ -353,21 +354,6 @@ impl ClientEvent {
     }
 }
 
-pub(crate) struct Tps<'a>(pub(crate) &'a [TopicPartition]);
-
-impl fmt::Display for Tps<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[")?;
-        for (i, tp) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{tp}")?;
-        }
-        f.write_str("]")
-    }
-}
-
 struct Ranges<'a>(&'a [RecordRange]);
 
 impl fmt::Display for Ranges<'_> {
@@ -465,7 +451,7 @@ impl fmt::Display for ClientEvent {
                     if i > 0 {
                         f.write_str("; ")?;
                     }
-                    write!(f, "{m} -> {}", Tps(ps))?;
+                    write!(f, "{m} -> {}", Partitions(ps))?;
                 }
                 Ok(())
             }
@@ -476,16 +462,20 @@ impl fmt::Display for ClientEvent {
                 write!(
                     f,
                     "SyncGroup done: generation {generation_id} assignment {}",
-                    Tps(partitions)
+                    Partitions(partitions)
                 )
             }
-            Self::PartitionsRevoked { partitions } => write!(f, "onPartitionsRevoked({})", Tps(partitions)),
-            Self::PartitionsAssigned { partitions } => write!(f, "onPartitionsAssigned({})", Tps(partitions)),
+            Self::PartitionsRevoked { partitions } => {
+                write!(f, "onPartitionsRevoked({})", Partitions(partitions))
+            }
+            Self::PartitionsAssigned { partitions } => {
+                write!(f, "onPartitionsAssigned({})", Partitions(partitions))
+            }
             Self::PartitionsLost { partitions } => {
                 write!(
                     f,
                     "onPartitionsLost({}): no longer in the group, nothing committed",
-                    Tps(partitions)
+                    Partitions(partitions)
                 )
             }
             Self::GenerationReset {
