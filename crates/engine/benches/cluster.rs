@@ -7,49 +7,24 @@
 
 use std::time::Instant;
 
+mod common;
+
 use rebalance_engine::cluster::ClusterConfig;
 use rebalance_engine::coordinator::CoordinatorConfig;
 use rebalance_engine::protocol::GroupState;
 use rebalance_engine::sim::{Action, LogLevel, Simulation};
-use rebalance_engine::{ConsumerConfig, NetworkConfig, SimTime, Subscription};
-
-fn consumer(name: String) -> ConsumerConfig {
-    let mut c = ConsumerConfig::new(name, "bench-group", Subscription::Topics(vec!["events".into()]));
-    c.session_timeout_ms = 10_000;
-    c.processing_ms = 5_000;
-    c
-}
+use rebalance_engine::{NetworkConfig, SimTime};
 
 fn build(log: LogLevel) -> Simulation {
     let mut sim = Simulation::with_cluster(
-        "bench-group",
+        common::GROUP,
         CoordinatorConfig::default(),
         ClusterConfig::default(),
         NetworkConfig::default(),
         42,
         Some(SimTime(3_600_000)),
     );
-    sim.set_log_level(log);
-    let t0 = SimTime::ZERO;
-    sim.apply(
-        t0,
-        Action::CreateTopic {
-            topic: "events".into(),
-            partitions: 1_000,
-            records_per_sec: 10_000,
-            initial_records: 0,
-        },
-    )
-    .unwrap();
-    for i in 0..100 {
-        sim.apply(
-            t0,
-            Action::AddConsumer {
-                config: Box::new(consumer(format!("c{i:03}"))),
-            },
-        )
-        .unwrap();
-    }
+    common::populate(&mut sim, log);
     sim
 }
 

@@ -5,46 +5,21 @@
 
 use std::time::Instant;
 
+mod common;
+
 use rebalance_engine::coordinator::CoordinatorConfig;
 use rebalance_engine::sim::{Action, LogLevel, Simulation};
-use rebalance_engine::{ConsumerConfig, NetworkConfig, SimTime, Subscription};
-
-fn consumer(name: String) -> ConsumerConfig {
-    let mut c = ConsumerConfig::new(name, "bench-group", Subscription::Topics(vec!["events".into()]));
-    c.session_timeout_ms = 10_000;
-    c.processing_ms = 5_000;
-    c
-}
+use rebalance_engine::{NetworkConfig, SimTime};
 
 fn build(log: LogLevel) -> Simulation {
     let mut sim = Simulation::empty(
-        "bench-group",
+        common::GROUP,
         CoordinatorConfig::default(),
         NetworkConfig::default(),
         42,
         Some(SimTime(3_600_000)),
     );
-    sim.set_log_level(log);
-    let t0 = SimTime::ZERO;
-    sim.apply(
-        t0,
-        Action::CreateTopic {
-            topic: "events".into(),
-            partitions: 1_000,
-            records_per_sec: 10_000,
-            initial_records: 0,
-        },
-    )
-    .unwrap();
-    for i in 0..100 {
-        sim.apply(
-            t0,
-            Action::AddConsumer {
-                config: Box::new(consumer(format!("c{i:03}"))),
-            },
-        )
-        .unwrap();
-    }
+    common::populate(&mut sim, log);
     // Every minute, kill the oldest surviving consumer; its replacement joins 5 s later.
     for m in 1..60u64 {
         sim.apply(
@@ -57,7 +32,7 @@ fn build(log: LogLevel) -> Simulation {
         sim.apply(
             SimTime(m * 60_000 + 5_000),
             Action::AddConsumer {
-                config: Box::new(consumer(format!("r{m:03}"))),
+                config: Box::new(common::consumer(format!("r{m:03}"))),
             },
         )
         .unwrap();
