@@ -5,8 +5,6 @@
 //! with `cargo bench -p rebalance-engine --bench cluster`; `-- off` (or `info`,
 //! `full`) runs only the variants whose label contains that word.
 
-use std::time::Instant;
-
 mod common;
 
 use rebalance_engine::cluster::ClusterConfig;
@@ -55,32 +53,11 @@ fn run(sim: &mut Simulation) -> u32 {
 }
 
 fn main() {
-    // Cargo passes `--bench`; any other argument filters the variants by label.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    for (label, level) in [
-        ("log off", LogLevel::Off),
-        ("info log", LogLevel::Info),
-        ("full log", LogLevel::All),
-    ] {
-        if !filters.is_empty() && !filters.iter().any(|f| label.contains(f.as_str())) {
-            continue;
-        }
-        let mut best = f64::MAX;
-        let mut events = 0;
-        let mut kept = 0;
-        let mut crashes = 0;
-        let runs = if level == LogLevel::All { 1 } else { 3 };
-        for _ in 0..runs {
-            let mut sim = build(level);
-            let start = Instant::now();
-            crashes = run(&mut sim);
-            let secs = start.elapsed().as_secs_f64();
-            best = best.min(secs);
-            events = sim.events_emitted();
-            kept = sim.log().len();
+    let crashes = std::cell::Cell::new(0);
+    common::measure_variants(
+        build,
+        |sim| crashes.set(run(sim)),
+        |sim| {
             let g = sim.group_snapshot().unwrap();
             assert_eq!(g.members.len(), 100, "100 members at the end");
             assert_eq!(g.state, GroupState::Stable);
@@ -89,11 +66,19 @@ fn main() {
                 3,
                 "every replica back in the ISR"
             );
-        }
-        println!(
-            "cluster: 3 brokers, 100 consumers x 1000 partitions, 1 simulated hour, {crashes} coordinator crashes + restarts ({label}): \
-             {best:.3} s (best of {runs}), {events} events emitted ({:.0} events/s), {kept} kept",
-            events as f64 / best
-        );
-    }
+        },
+        |m| {
+            println!(
+                "cluster: 3 brokers, 100 consumers x 1000 partitions, 1 simulated hour, {} coordinator crashes + restarts ({}): \
+                 {:.3} s (best of {}), {} events emitted ({:.0} events/s), {} kept",
+                crashes.get(),
+                m.label,
+                m.best,
+                m.runs,
+                m.events,
+                m.events as f64 / m.best,
+                m.kept
+            )
+        },
+    );
 }

@@ -3,8 +3,6 @@
 //! Target: under 1 s natively. Run with `cargo bench -p rebalance-engine --bench simulation`;
 //! `-- off` (or `info`, `full`) runs only the variants whose label contains that word.
 
-use std::time::Instant;
-
 mod common;
 
 use rebalance_engine::coordinator::CoordinatorConfig;
@@ -41,38 +39,19 @@ fn build(log: LogLevel) -> Simulation {
 }
 
 fn main() {
-    // Cargo passes `--bench`; any other argument filters the variants by label.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    for (label, level) in [
-        ("log off", LogLevel::Off),
-        ("info log", LogLevel::Info),
-        ("full log", LogLevel::All),
-    ] {
-        if !filters.is_empty() && !filters.iter().any(|f| label.contains(f.as_str())) {
-            continue;
-        }
-        let mut best = f64::MAX;
-        let mut events = 0;
-        let mut kept = 0;
-        let runs = if level == LogLevel::All { 1 } else { 3 };
-        for _ in 0..runs {
-            let mut sim = build(level);
-            let start = Instant::now();
-            sim.run_to_end();
-            let secs = start.elapsed().as_secs_f64();
-            best = best.min(secs);
-            events = sim.events_emitted();
-            kept = sim.log().len();
+    common::measure_variants(
+        build,
+        |sim| sim.run_to_end(),
+        |sim| {
             let g = sim.group_snapshot().unwrap();
             assert_eq!(g.members.len(), 100, "100 members at the end");
-        }
-        println!(
-            "simulation: 100 consumers x 1000 partitions, 1 simulated hour, 59 crashes + replacements ({label}): \
-             {:.3} s (best of {runs}), {events} events emitted, {kept} kept",
-            best
-        );
-    }
+        },
+        |m| {
+            println!(
+                "simulation: 100 consumers x 1000 partitions, 1 simulated hour, 59 crashes + replacements ({}): \
+                 {:.3} s (best of {}), {} events emitted, {} kept",
+                m.label, m.best, m.runs, m.events, m.kept
+            )
+        },
+    );
 }

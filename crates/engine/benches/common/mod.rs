@@ -38,3 +38,59 @@ pub fn populate(sim: &mut Simulation, log: LogLevel) {
         .unwrap();
     }
 }
+
+/// One timed variant of a benchmark.
+pub struct Measured {
+    /// Which log level it ran with.
+    pub label: &'static str,
+    /// The fastest run, in seconds.
+    pub best: f64,
+    /// How many runs the best was taken from.
+    pub runs: u32,
+    /// Events the simulation emitted (logged or only counted).
+    pub events: u64,
+    /// Events kept in the log.
+    pub kept: usize,
+}
+
+/// Runs each log-level variant (three times, once with the full log), timing only `run`, checking
+/// the end state with `check` and handing the figures to `report`. Cargo passes `--bench`; any
+/// other argument keeps only the variants whose label contains it.
+pub fn measure_variants(
+    build: impl Fn(LogLevel) -> Simulation,
+    mut run: impl FnMut(&mut Simulation),
+    check: impl Fn(&Simulation),
+    mut report: impl FnMut(Measured),
+) {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    for (label, level) in [
+        ("log off", LogLevel::Off),
+        ("info log", LogLevel::Info),
+        ("full log", LogLevel::All),
+    ] {
+        if !filters.is_empty() && !filters.iter().any(|f| label.contains(f.as_str())) {
+            continue;
+        }
+        let runs = if level == LogLevel::All { 1 } else { 3 };
+        let mut measured = Measured {
+            label,
+            best: f64::MAX,
+            runs,
+            events: 0,
+            kept: 0,
+        };
+        for _ in 0..runs {
+            let mut sim = build(level);
+            let start = std::time::Instant::now();
+            run(&mut sim);
+            measured.best = measured.best.min(start.elapsed().as_secs_f64());
+            measured.events = sim.events_emitted();
+            measured.kept = sim.log().len();
+            check(&sim);
+        }
+        report(measured);
+    }
+}
