@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = join(ROOT, 'dist');
+// E2E_DIST lets several builds be tested side by side (e.g. `trunk build --dist /tmp/dist-a`).
+export const DIST = process.env.E2E_DIST ? resolve(process.env.E2E_DIST) : join(ROOT, 'dist');
 export const SHOTS = join(ROOT, 'target', 'e2e');
 
 const TYPES = {
