@@ -70,11 +70,12 @@ fn main() {
         |m| {
             println!(
                 "cluster: 3 brokers, 100 consumers x 1000 partitions, 1 simulated hour, {} coordinator crashes + restarts ({}): \
-                 {:.3} s (best of {}), {} events emitted ({:.0} events/s), {} kept",
+                 {:.3} s (best of {}{}), {} events emitted ({:.0} events/s), {} kept",
                 crashes.get(),
                 m.label,
                 m.best,
                 m.runs,
+                m.cpu_text(),
                 m.events,
                 m.events as f64 / m.best,
                 m.kept

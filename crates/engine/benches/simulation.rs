@@ -49,8 +49,8 @@ fn main() {
         |m| {
             println!(
                 "simulation: 100 consumers x 1000 partitions, 1 simulated hour, 59 crashes + replacements ({}): \
-                 {:.3} s (best of {}), {} events emitted, {} kept",
-                m.label, m.best, m.runs, m.events, m.kept
+                 {:.3} s (best of {}{}), {} events emitted, {} kept",
+                m.label, m.best, m.runs, m.cpu_text(), m.events, m.kept
             )
         },
     );

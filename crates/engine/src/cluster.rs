@@ -46,6 +46,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::coordinator::index::{KeyIds, LatestIndex};
 use crate::coordinator::records::Record;
 use crate::protocol::{ErrorCode, NodeId};
 use crate::time::{SimDuration, SimTime};
@@ -424,12 +425,26 @@ struct ReplicaLog {
     records: Vec<Arc<Record>>,
     /// The leader epoch of each record.
     epochs: Vec<i32>,
+    /// Each key's latest record, kept as the log grows and is truncated.
+    index: LatestIndex,
     hw: u64,
 }
 
 impl ReplicaLog {
     fn leo(&self) -> u64 {
         self.records.len() as u64
+    }
+
+    fn push(&mut self, record: Arc<Record>, epoch: i32, key: u32) {
+        self.records.push(record);
+        self.epochs.push(epoch);
+        self.index.push(key);
+    }
+
+    fn truncate(&mut self, keep: usize) {
+        self.records.truncate(keep);
+        self.epochs.truncate(keep);
+        self.index.truncate(keep);
     }
 }
 
@@ -466,6 +481,8 @@ pub struct Cluster {
     /// The offset where the current leader epoch starts.
     epoch_start_offset: u64,
     logs: BTreeMap<NodeId, ReplicaLog>,
+    /// The numbers of the record keys, shared by the replicas' indexes.
+    key_ids: KeyIds,
     followers: BTreeMap<NodeId, Follower>,
     /// Appends waiting for the HW: offset → deadline.
     pending: BTreeMap<u64, SimTime>,
@@ -524,6 +541,7 @@ impl Cluster {
             isr: replicas,
             epoch_start_offset: 0,
             logs,
+            key_ids: KeyIds::default(),
             followers,
             pending: BTreeMap::new(),
             last_isr_check: SimTime::ZERO,
@@ -601,6 +619,17 @@ impl Cluster {
     /// read them through `Deref`).
     pub fn replica_log(&self, broker: NodeId) -> Option<&[Arc<Record>]> {
         self.logs.get(&broker).map(|l| l.records.as_slice())
+    }
+
+    /// The latest record of each key (a group's metadata, a group's offset of one partition) in
+    /// `broker`'s replica of the group's partition, tombstones included: what replaying the whole
+    /// log would conclude, and what a compacted log would keep. Kept up to date as the replica
+    /// appends, fetches and truncates, so a new leader's coordinator loads from it
+    /// ([`crate::Coordinator::load_latest`]) without rescanning the history.
+    pub fn replica_latest(&self, broker: NodeId) -> Option<Vec<Arc<Record>>> {
+        self.logs
+            .get(&broker)
+            .map(|l| l.index.latest_offsets().map(|o| l.records[o].clone()).collect())
     }
 
     /// A replica's log end offset.
@@ -779,8 +808,8 @@ impl Cluster {
         let log = self.logs.get_mut(&leader).expect("the leader is a replica");
         for r in records {
             assert_eq!(r.offset, log.leo(), "appends continue the leader's log");
-            log.records.push(r.clone());
-            log.epochs.push(epoch);
+            let key = self.key_ids.id(&r.body);
+            log.push(r.clone(), epoch, key);
             self.pending.insert(r.offset, deadline);
         }
         self.maybe_advance_hw();
@@ -846,18 +875,19 @@ impl Cluster {
         }
         self.maybe_advance_hw();
         // The response: the records the follower lacks, and the leader's HW.
-        let (new_records, new_epochs, leader_hw) = {
+        let (new_records, leader_hw) = {
             let l = &self.logs[&leader];
-            (
-                l.records[fetch_offset as usize..].to_vec(),
-                l.epochs[fetch_offset as usize..].to_vec(),
-                l.hw,
-            )
+            let from = fetch_offset as usize;
+            let new: Vec<(Arc<Record>, i32, u32)> = (from..l.records.len())
+                .map(|o| (l.records[o].clone(), l.epochs[o], l.index.key(o)))
+                .collect();
+            (new, l.hw)
         };
         let n = new_records.len() as u64;
         let log = self.logs.get_mut(&b).expect("a replica");
-        log.records.extend(new_records);
-        log.epochs.extend(new_epochs);
+        for (record, epoch, key) in new_records {
+            log.push(record, epoch, key);
+        }
         log.hw = leader_hw.min(log.leo());
         let leo = log.leo();
         if n > 0 {
@@ -1157,8 +1187,7 @@ impl Cluster {
         let log = self.logs.get_mut(&b).expect("a replica");
         let from = log.leo();
         if (keep as u64) < from {
-            log.records.truncate(keep);
-            log.epochs.truncate(keep);
+            log.truncate(keep);
             log.hw = log.hw.min(keep as u64);
             self.events.push_back(ClusterEvent::LogTruncated {
                 partition: self.group_partition,

@@ -177,7 +177,9 @@ pub struct Network {
     rng: SplitMix64,
     next_id: u64,
     /// (deliver_at, id) → message.
-    in_flight: BTreeMap<(SimTime, u64), Message>,
+    /// Boxed: messages are large, and a B-tree node shifts its values on every insert and
+    /// removal.
+    in_flight: BTreeMap<(SimTime, u64), Box<Message>>,
     /// Latest delivery time per (connection, direction), for FIFO order.
     last_delivery: BTreeMap<(ConnectionId, bool), SimTime>,
 }
@@ -263,7 +265,7 @@ impl Network {
             fault,
         };
         // Ids are unique, so the key is new.
-        self.in_flight.entry((deliver_at, id)).or_insert(msg)
+        self.in_flight.entry((deliver_at, id)).or_insert(Box::new(msg))
     }
 
     /// When the next message arrives (or is lost).
@@ -273,16 +275,16 @@ impl Network {
 
     /// Removes and returns the next message due at or before `now`.
     pub fn pop_due(&mut self, now: SimTime) -> Option<Message> {
-        let (&key, _) = self.in_flight.iter().next()?;
-        if key.0 > now {
+        let entry = self.in_flight.first_entry()?;
+        if entry.key().0 > now {
             return None;
         }
-        self.in_flight.remove(&key)
+        Some(*entry.remove())
     }
 
     /// Every message in flight, by delivery time.
     pub fn in_flight(&self) -> impl Iterator<Item = &Message> {
-        self.in_flight.values()
+        self.in_flight.values().map(|m| &**m)
     }
 
     /// The number of messages in flight.

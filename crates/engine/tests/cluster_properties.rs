@@ -1,10 +1,11 @@
 //! Property tests on random broker fault schedules (native only: proptest needs an OS random
 //! source): the leader's high watermark never exceeds the LEO of an ISR member, never goes
-//! backwards within a leader epoch, no acknowledged commit is lost across failovers, and nothing
+//! backwards within a leader epoch, no acknowledged commit is lost across failovers, every
+//! replica's index of the latest record per key agrees with a replay of its log, and nothing
 //! panics.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use rebalance_engine::cluster::{ClusterConfig, ClusterEvent};
@@ -121,6 +122,36 @@ fn build(w: &World) -> Simulation {
     sim
 }
 
+/// The offset of each key's last record in `log`, by replaying it whole, sorted.
+fn latest_by_scan(log: &[std::sync::Arc<rebalance_engine::Record>]) -> Vec<u64> {
+    let mut last: BTreeMap<(bool, String, String, i32), u64> = BTreeMap::new();
+    for r in log {
+        let key = match &r.body {
+            RecordBody::GroupMetadata(m) => (false, m.group_id.clone(), String::new(), 0),
+            RecordBody::GroupTombstone { group_id } => (false, group_id.clone(), String::new(), 0),
+            RecordBody::OffsetCommit(o) => (
+                true,
+                o.group_id.clone(),
+                o.topic_partition.topic.clone(),
+                o.topic_partition.partition,
+            ),
+            RecordBody::OffsetTombstone {
+                group_id,
+                topic_partition,
+            } => (
+                true,
+                group_id.clone(),
+                topic_partition.topic.clone(),
+                topic_partition.partition,
+            ),
+        };
+        last.insert(key, r.offset);
+    }
+    let mut v: Vec<u64> = last.into_values().collect();
+    v.sort_unstable();
+    v
+}
+
 struct Checker {
     seen: usize,
     /// `(leader epoch, HW)` last seen.
@@ -157,6 +188,26 @@ impl Checker {
         }
         self.seen = sim.log().len();
         let p = sim.offsets_partition();
+        // Every replica's index of the latest record per key (what a new leader loads from) says
+        // what replaying its whole log would say, through appends, fetches and truncations.
+        for r in &p.replicas {
+            let log = sim.cluster().replica_log(r.broker).unwrap_or_default();
+            let mut indexed: Vec<u64> = sim
+                .cluster()
+                .replica_latest(r.broker)
+                .unwrap_or_default()
+                .iter()
+                .map(|rec| rec.offset)
+                .collect();
+            indexed.sort_unstable();
+            prop_assert_eq!(
+                indexed,
+                latest_by_scan(log),
+                "broker {}'s index at {}",
+                r.broker.0,
+                sim.now()
+            );
+        }
         let Some(leader) = p.leader else {
             return Ok(());
         };

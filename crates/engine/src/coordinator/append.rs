@@ -47,7 +47,8 @@ pub(crate) enum Waiter {
         group_id: String,
         /// Every partition's response; those `accepted` get the append's result.
         results: Vec<OffsetCommitPartitionResponse>,
-        accepted: Vec<(usize, OffsetCommitPartition, TopicPartition, CommittedOffset)>,
+        /// `(index in results, partition, offset)`.
+        accepted: Vec<(usize, TopicPartition, CommittedOffset)>,
     },
     /// A static member's replacement JoinGroup, answered once the new member id is persisted.
     StaticJoin {
@@ -163,9 +164,18 @@ impl Coordinator {
                     Ok(()) => {
                         let mut partitions = Vec::new();
                         if let Some(g) = self.groups.get_mut(&group_id) {
-                            for (_, p, tp, offset) in accepted {
+                            for (_, tp, offset) in accepted {
+                                if !self.io.quiet {
+                                    // The request's partition, as the event log shows it.
+                                    partitions.push(OffsetCommitPartition {
+                                        topic: tp.topic.clone(),
+                                        partition: tp.partition,
+                                        committed_offset: offset.offset,
+                                        committed_leader_epoch: offset.leader_epoch,
+                                        committed_metadata: offset.metadata.clone(),
+                                    });
+                                }
                                 g.offsets.insert(tp, offset);
-                                partitions.push(p);
                             }
                         }
                         if !partitions.is_empty() {

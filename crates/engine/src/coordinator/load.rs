@@ -13,7 +13,8 @@ use crate::protocol::{
 use crate::time::SimTime;
 
 use super::group::{CommittedOffset, Group, Member};
-use super::records::{GroupMetadataRecord, MemberMetadataRecord, OffsetCommitRecord, Record, RecordBody};
+use super::index::{KeyIds, LatestIndex};
+use super::records::{GroupMetadataRecord, MemberMetadataRecord, Record, RecordBody};
 use super::timers::{TimerKey, TimerKind};
 use super::{heartbeat, join, Coordinator, Io, PartitionLog, PartitionStatus};
 
@@ -65,6 +66,7 @@ impl Coordinator {
         self.advance(now);
         self.io.logs.entry(partition).or_insert(PartitionLog {
             status: PartitionStatus::Loading,
+            start: 0,
             records: Vec::new(),
         });
     }
@@ -80,6 +82,36 @@ impl Coordinator {
 
     /// [`Coordinator::load`] from shared records (a replica's log, without copying it).
     pub fn load_shared(&mut self, now: SimTime, partition: i32, records: Vec<Arc<Record>>) {
+        // The last record of each key decides (a tombstone deletes).
+        let mut ids = KeyIds::default();
+        let mut index = LatestIndex::default();
+        for r in &records {
+            index.push(ids.id(&r.body));
+        }
+        let latest: Vec<Arc<Record>> = index.latest_offsets().map(|o| records[o].clone()).collect();
+        self.replay(now, partition, records.len(), &latest);
+        self.install_log(partition, 0, records);
+    }
+
+    /// [`Coordinator::load_shared`] from the partition's log end offset and the latest record of
+    /// each of its keys (`latest`, in any order, tombstones included; a replica's index,
+    /// [`crate::Cluster::replica_latest`]): only those are replayed, and the history stays with
+    /// the replica (this coordinator's [`Coordinator::log`] then starts at `log_end_offset`).
+    pub fn load_latest(&mut self, now: SimTime, partition: i32, log_end_offset: u64, latest: &[Arc<Record>]) {
+        self.replay(now, partition, log_end_offset as usize, latest);
+        self.install_log(partition, log_end_offset, Vec::new());
+    }
+
+    /// The partition's log from now on: `records`, starting at offset `start`.
+    fn install_log(&mut self, partition: i32, start: u64, records: Vec<Arc<Record>>) {
+        let log = self.io.logs.get_mut(&partition).expect("replay installed it");
+        log.start = start;
+        log.records = records;
+    }
+
+    /// Loads the partition's groups from the latest record of each key of its `count` records,
+    /// leaving its log empty for the caller to install.
+    fn replay(&mut self, now: SimTime, partition: i32, count: usize, latest: &[Arc<Record>]) {
         self.advance(now);
         // Unload first if already led, so that loading twice is a reload.
         if self
@@ -92,63 +124,41 @@ impl Coordinator {
         }
         // Nothing from an earlier tenure waits any more.
         self.io.waiting.retain(|(p, _), _| *p != partition);
-        // The last record of each key decides (a tombstone deletes). Replaying newest first, an
-        // older record of a key already decided costs one lookup and no copy.
-        // The keys borrow from the records (no copies while scanning), partition number first so
-        // that most comparisons are of integers.
-        let mut last_metadata: BTreeMap<&str, Option<&GroupMetadataRecord>> = BTreeMap::new();
-        let mut last_offset: BTreeMap<(i32, &str, &str), Option<&OffsetCommitRecord>> = BTreeMap::new();
-        for r in records.iter().rev() {
+        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
+        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
+        for r in latest {
             match &r.body {
                 RecordBody::GroupMetadata(m) => {
-                    last_metadata.entry(m.group_id.as_str()).or_insert(Some(m));
+                    metadata.insert(m.group_id.clone(), Some(m.clone()));
                 }
                 RecordBody::GroupTombstone { group_id } => {
-                    last_metadata.entry(group_id.as_str()).or_insert(None);
+                    metadata.insert(group_id.clone(), None);
                 }
                 RecordBody::OffsetCommit(o) => {
-                    let tp = &o.topic_partition;
-                    last_offset
-                        .entry((tp.partition, tp.topic.as_str(), o.group_id.as_str()))
-                        .or_insert(Some(o));
+                    let group = match offsets.get_mut(o.group_id.as_str()) {
+                        Some(g) => g,
+                        None => offsets.entry(o.group_id.clone()).or_default(),
+                    };
+                    group.insert(
+                        o.topic_partition.clone(),
+                        CommittedOffset {
+                            offset: o.committed_offset,
+                            leader_epoch: o.committed_leader_epoch,
+                            metadata: o.metadata.clone(),
+                            commit_timestamp: o.commit_timestamp,
+                            expire_timestamp: o.expire_timestamp,
+                        },
+                    );
                 }
-                RecordBody::OffsetTombstone {
-                    group_id,
-                    topic_partition: tp,
-                } => {
-                    last_offset
-                        .entry((tp.partition, tp.topic.as_str(), group_id.as_str()))
-                        .or_insert(None);
-                }
+                RecordBody::OffsetTombstone { .. } => {}
             }
         }
-        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = last_metadata
-            .into_iter()
-            .map(|(g, m)| (g.to_owned(), m.cloned()))
-            .collect();
-        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
-        for ((_, _, group_id), o) in last_offset {
-            let Some(o) = o else { continue };
-            if !offsets.contains_key(group_id) {
-                offsets.insert(group_id.to_owned(), BTreeMap::new());
-            }
-            offsets.get_mut(group_id).expect("just ensured").insert(
-                o.topic_partition.clone(),
-                CommittedOffset {
-                    offset: o.committed_offset,
-                    leader_epoch: o.committed_leader_epoch,
-                    metadata: o.metadata.clone(),
-                    commit_timestamp: o.commit_timestamp,
-                    expire_timestamp: o.expire_timestamp,
-                },
-            );
-        }
-        let count = records.len();
         self.io.logs.insert(
             partition,
             PartitionLog {
                 status: PartitionStatus::Active,
-                records,
+                start: 0,
+                records: Vec::new(),
             },
         );
         self.io.emit(EventKind::PartitionLoaded {
@@ -204,7 +214,8 @@ impl Coordinator {
     /// PreparingRebalance) and parked SyncGroups (in CompletingRebalance or Stable) are answered
     /// `NOT_COORDINATOR`, so the clients rediscover the coordinator; the groups are dropped and later
     /// requests get `NOT_COORDINATOR`. Returns the partition's log for the next leader's
-    /// [`Coordinator::load`] (empty if this broker did not lead it).
+    /// [`Coordinator::load`] (empty if this broker did not lead it): what [`Coordinator::log`]
+    /// held, so the whole log unless the partition was loaded with [`Coordinator::load_latest`].
     pub fn unload(&mut self, now: SimTime, partition: i32) -> Vec<Record> {
         self.unload_shared(now, partition)
             .into_iter()

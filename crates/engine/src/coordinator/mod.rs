@@ -46,6 +46,7 @@ mod find;
 mod group;
 mod hash;
 mod heartbeat;
+pub(crate) mod index;
 mod join;
 mod leave;
 mod load;
@@ -128,8 +129,19 @@ pub enum PartitionStatus {
 #[derive(Clone, Debug)]
 pub(crate) struct PartitionLog {
     pub(crate) status: PartitionStatus,
+    /// The offset of `records[0]`: 0, or the log end offset the partition had when it was loaded
+    /// from a replica's index ([`Coordinator::load_latest`]); the history before it stays in the
+    /// replica, where Kafka's coordinator leaves it too (it keeps state in memory, not the log).
+    pub(crate) start: u64,
     /// Shared, so that replicas and the next leader can hold the same records without copies.
     pub(crate) records: Vec<Arc<Record>>,
+}
+
+impl PartitionLog {
+    /// The offset of the next record.
+    pub(crate) fn end(&self) -> u64 {
+        self.start + self.records.len() as u64
+    }
 }
 
 /// Everything a handler needs besides the group it works on: configuration, the clock reading,
@@ -149,6 +161,10 @@ pub(crate) struct Io {
     pub(crate) append_errors: BTreeMap<i32, ErrorCode>,
     /// What waits for an append, by `(partition, offset)`.
     pub(crate) waiting: BTreeMap<(i32, u64), Waiter>,
+    /// Crate-private: no event log at all (a simulation whose log is off drops the coordinators'
+    /// events unread, so building them, and the copies of responses and records they carry, is
+    /// waste). Responses, records and state are the same either way.
+    pub(crate) quiet: bool,
 }
 
 impl Io {
@@ -156,6 +172,9 @@ impl Io {
     // large and every request emits several).
     #[inline(always)]
     pub(crate) fn emit(&mut self, kind: EventKind) {
+        if self.quiet {
+            return;
+        }
         self.events.push_back(Event {
             at: self.now,
             coordinator: self.config.node_id,
@@ -165,11 +184,13 @@ impl Io {
 
     /// Sends a response to a parked or current request.
     pub(crate) fn respond(&mut self, to: Parked, response: Response) {
-        self.emit(EventKind::ResponseSent {
-            to: to.to,
-            correlation_id: to.correlation_id,
-            response: response.clone(),
-        });
+        if !self.quiet {
+            self.emit(EventKind::ResponseSent {
+                to: to.to,
+                correlation_id: to.correlation_id,
+                response: response.clone(),
+            });
+        }
         self.outbox.push_back(Outgoing {
             to: to.to,
             correlation_id: to.correlation_id,
@@ -209,13 +230,17 @@ impl Io {
             return Err(ErrorCode::NotLeaderOrFollower);
         };
         let record = Record {
-            offset: log.records.len() as u64,
+            offset: log.end(),
             appended_at: self.now,
             body,
         };
         let offset = record.offset;
-        log.records.push(Arc::new(record.clone()));
-        self.emit(EventKind::RecordAppended { partition, record });
+        if self.quiet {
+            log.records.push(Arc::new(record));
+        } else {
+            log.records.push(Arc::new(record.clone()));
+            self.emit(EventKind::RecordAppended { partition, record });
+        }
         Ok(offset)
     }
 
@@ -264,6 +289,7 @@ impl Coordinator {
                 await_replication: false,
                 append_errors: BTreeMap::new(),
                 waiting: BTreeMap::new(),
+                quiet: false,
             },
             active: true,
             partition_leaders: BTreeMap::new(),
@@ -309,6 +335,7 @@ impl Coordinator {
         // The handlers borrow the request; it then moves into the log, ahead of what it caused: a
         // placeholder (which allocates nothing) holds its place, so no later event has to shift.
         let pos = self.io.events.len();
+        let logged = !self.io.quiet;
         self.io.emit(EventKind::PartitionUnloaded { partition: 0 });
         let reply = Parked {
             to: from,
@@ -330,11 +357,13 @@ impl Coordinator {
                 self.io.respond(reply, Response::DescribeGroups(resp));
             }
         }
-        self.io.events[pos].kind = EventKind::RequestReceived {
-            from,
-            correlation_id,
-            request,
-        };
+        if logged {
+            self.io.events[pos].kind = EventKind::RequestReceived {
+                from,
+                correlation_id,
+                request,
+            };
+        }
     }
 
     /// Fires every timer due at or before `now`, in deadline order. Calling it early is harmless.
@@ -379,6 +408,11 @@ impl Coordinator {
         if let Some(g) = self.groups.get_mut(group_id) {
             f(g, &mut self.io);
         }
+    }
+
+    /// Crate-private "quiet" switch: see [`Io::quiet`].
+    pub(crate) fn set_quiet(&mut self, quiet: bool) {
+        self.io.quiet = quiet;
     }
 
     /// Marks the coordinator active or not (a broker shutting down). While inactive every group
@@ -430,9 +464,22 @@ impl Coordinator {
         self.io.logs.iter().map(|(p, l)| (*p, l.status)).collect()
     }
 
-    /// A led partition's log (each record shared; read it through `Deref`).
+    /// A led partition's log from [`Coordinator::log_start`] on (each record shared; read it
+    /// through `Deref`): the whole log, unless the partition was loaded with
+    /// [`Coordinator::load_latest`], after which it holds the records appended since.
     pub fn log(&self, partition: i32) -> Option<&[Arc<Record>]> {
         self.io.logs.get(&partition).map(|l| l.records.as_slice())
+    }
+
+    /// The offset of the first record of [`Coordinator::log`] (0 unless the partition was loaded
+    /// with [`Coordinator::load_latest`]).
+    pub fn log_start(&self, partition: i32) -> Option<u64> {
+        self.io.logs.get(&partition).map(|l| l.start)
+    }
+
+    /// A led partition's log end offset (the offset its next record gets).
+    pub fn log_end_offset(&self, partition: i32) -> Option<u64> {
+        self.io.logs.get(&partition).map(PartitionLog::end)
     }
 
     /// The ids of the groups in memory.

@@ -67,7 +67,7 @@ impl Coordinator {
         let now = self.io.now;
         let max = self.io.config.offset_metadata_max_bytes;
         let mut results = Vec::with_capacity(req.partitions.len());
-        let mut accepted = Vec::new();
+        let mut accepted = Vec::with_capacity(req.partitions.len());
         let mut last_offset = None;
         for p in &req.partitions {
             let code = if p.committed_metadata.len() > max {
@@ -97,7 +97,7 @@ impl Coordinator {
                 match self.io.append(g.partition, RecordBody::OffsetCommit(record)) {
                     Ok(o) => {
                         // Visible (and answered) once the append completes.
-                        accepted.push((results.len(), p.clone(), tp, offset));
+                        accepted.push((results.len(), tp, offset));
                         last_offset = Some(o);
                         ErrorCode::None
                     }

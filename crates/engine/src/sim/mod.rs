@@ -47,7 +47,6 @@ pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::{ClientEvent, ClientOutput, Consumer, ConsumerConfig, Destination};
 use crate::cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPartitionView};
-use crate::coordinator::records::Record;
 use crate::coordinator::{partition_for, Coordinator, CoordinatorConfig, GroupSnapshot};
 use crate::network::{Endpoint, Message, Network, NetworkConfig, Payload};
 use crate::protocol::{ConnectionId, DescribedGroup, ErrorCode, NodeId, Request, TopicPartition};
@@ -204,14 +203,12 @@ impl std::fmt::Display for ActionError {
 
 impl std::error::Error for ActionError {}
 
+// Few entries are scheduled at a time, so their size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Scheduled {
     Action(Action),
-    Reload {
-        node: NodeId,
-        partition: i32,
-        records: Vec<Record>,
-    },
+    Reload { node: NodeId, partition: i32 },
 }
 
 #[derive(Clone)]
@@ -446,6 +443,10 @@ impl Simulation {
             self.next_seq += slot.consumer.take_quiet_events();
             slot.consumer.set_quiet(level == LogLevel::Off);
         }
+        // The coordinators' events are not counted: with the log off they are not built at all.
+        for b in &mut self.brokers {
+            b.coordinator.set_quiet(level == LogLevel::Off);
+        }
         self.log_level = level;
     }
 
@@ -568,20 +569,17 @@ impl Simulation {
                             event: WorldEvent::ActionRejected { reason: e.0 },
                         }),
                     },
-                    Scheduled::Reload {
-                        node,
-                        partition,
-                        records,
-                    } => {
+                    Scheduled::Reload { node, partition } => {
                         // Only if the broker still leads the partition (it may have crashed
                         // meanwhile); it loads its replica of the log.
                         let leads = self.cluster.group_leader() == Some(node) && self.cluster.is_alive(node);
                         if let (Some(i), true) = (self.broker_index(node), leads) {
-                            let shared = self.cluster.replica_log(node).map(<[_]>::to_vec);
-                            match shared {
-                                Some(log) => self.brokers[i].coordinator.load_shared(t, partition, log),
-                                None => self.brokers[i].coordinator.load(t, partition, records),
-                            }
+                            // A leader always holds a replica of the log.
+                            let leo = self.cluster.log_end_offset(node).unwrap_or(0);
+                            let latest = self.cluster.replica_latest(node).unwrap_or_default();
+                            self.brokers[i]
+                                .coordinator
+                                .load_latest(t, partition, leo, &latest);
                             self.emit(SimEventKind::World {
                                 event: WorldEvent::CoordinatorLoaded { node, partition },
                             });
@@ -919,15 +917,12 @@ impl Simulation {
                 self.emit(SimEventKind::World {
                     event: WorldEvent::CoordinatorUnloaded { node, partition },
                 });
-                let records = self.brokers[ci].coordinator.unload(now, partition);
+                // Its log stays in its replica, from which the reload reads.
+                let _ = self.brokers[ci].coordinator.unload_shared(now, partition);
                 self.pump_broker(ci);
                 self.scheduled.insert(
                     (now + SimDuration::from_millis(duration_ms), self.next_scheduled),
-                    Scheduled::Reload {
-                        node,
-                        partition,
-                        records,
-                    },
+                    Scheduled::Reload { node, partition },
                 );
                 self.next_scheduled += 1;
             }
@@ -938,6 +933,7 @@ impl Simulation {
                 };
                 self.brokers[i].coordinator =
                     fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
+                self.brokers[i].coordinator.set_quiet(self.log_level == LogLevel::Off);
                 self.cluster.restart(now, broker);
                 self.pump_cluster();
             }
@@ -1000,6 +996,7 @@ impl Simulation {
         }
         // Whatever it had in memory is gone.
         self.brokers[i].coordinator = fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
+        self.brokers[i].coordinator.set_quiet(self.log_level == LogLevel::Off);
         if !graceful {
             self.crashed_at.insert(broker, now);
         }
@@ -1043,10 +1040,13 @@ impl Simulation {
                     self.tell_leader(partition, Some(leader));
                     self.last_coordinator = leader;
                     if let Some(i) = self.broker_index(leader) {
-                        let records = self.cluster.replica_log(leader).unwrap_or_default().to_vec();
+                        // From its own replica of the log: each key's latest record, from the
+                        // replica's index (no rescan, and no copy, of the history).
+                        let leo = self.cluster.log_end_offset(leader).unwrap_or(0);
+                        let latest = self.cluster.replica_latest(leader).unwrap_or_default();
                         self.brokers[i]
                             .coordinator
-                            .load_shared(self.now, partition, records);
+                            .load_latest(self.now, partition, leo, &latest);
                         self.pump_broker(i);
                     }
                 }
@@ -1124,9 +1124,12 @@ impl Simulation {
             return;
         }
         let p = self.cluster.group_partition();
-        let leo = self.cluster.log_end_offset(node).unwrap_or(0) as usize;
-        let new = match self.brokers[i].coordinator.log(p) {
-            Some(log) if log.len() > leo => log[leo..].to_vec(),
+        let leo = self.cluster.log_end_offset(node).unwrap_or(0);
+        let coordinator = &self.brokers[i].coordinator;
+        let new = match (coordinator.log(p), coordinator.log_start(p)) {
+            (Some(log), Some(start)) if start <= leo && start + log.len() as u64 > leo => {
+                log[(leo - start) as usize..].to_vec()
+            }
             _ => return,
         };
         self.cluster.leader_appended(self.now, &new);
