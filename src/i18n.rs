@@ -773,6 +773,10 @@ pub struct LessonStrings {
     pub close: &'static str,
     /// The timeline slider's label.
     pub timeline: &'static str,
+    /// Shown while a lesson's files download.
+    pub loading: &'static str,
+    /// A lesson that could not be opened: "Could not open “{title}”: {why}".
+    pub load_failed: &'static str,
 }
 
 /// The share bar.

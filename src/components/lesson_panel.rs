@@ -70,6 +70,7 @@ pub fn LessonPanel() -> Html {
     let picked = use_state(|| 0usize);
     let progress = use_state(|| None::<Progress>);
     let error = use_state(|| None::<String>);
+    let loading = use_state(|| false);
 
     let apply = {
         let progress = progress.clone();
@@ -95,19 +96,32 @@ pub fn LessonPanel() -> Html {
         let pg = pg.clone();
         let picked = *picked;
         let apply = apply.clone();
+        let loading = loading.clone();
+        let error = error.clone();
         Callback::from(move |_| {
-            apply(lessons::load(picked).and_then(|l| go_to(&pg, Rc::new(l), 0, true)));
+            let Some(preset) = lessons::PRESETS.get(picked).copied() else {
+                return;
+            };
+            let pg = pg.clone();
+            let apply = apply.clone();
+            let loading = loading.clone();
+            let error = error.clone();
+            loading.set(true);
+            wasm_bindgen_futures::spawn_local(async move {
+                let loaded = lessons::fetch(&preset).await;
+                loading.set(false);
+                match loaded {
+                    Ok(l) => apply(go_to(&pg, Rc::new(l), 0, true)),
+                    Err(why) => error.set(Some(fill(
+                        t.load_failed,
+                        &[("title", preset.title(lang)), ("why", &why)],
+                    ))),
+                }
+            });
         })
     };
 
-    let titles: Vec<String> = lessons::PRESETS
-        .iter()
-        .map(|(id, _, lesson)| {
-            // Only the title is needed for the list: read it without resolving the lesson.
-            rebalance_engine::lesson::Lesson::from_json(lesson)
-                .map_or_else(|_| (*id).to_owned(), |l| pick(lang, &l.title))
-        })
-        .collect();
+    let titles = lessons::PRESETS.iter().map(|p| p.title(lang));
 
     let body = match &*progress {
         None => html! {},
@@ -209,12 +223,15 @@ pub fn LessonPanel() -> Html {
                 <label>
                     <span>{ t.pick }</span>
                     <select onchange={onpick}>
-                        { for titles.iter().enumerate().map(|(i, title)| html! {
+                        { for titles.enumerate().map(|(i, title)| html! {
                             <option value={i.to_string()} selected={i == *picked}>{ format!("{}. {title}", i + 1) }</option>
                         }) }
                     </select>
                 </label>
-                <button type="button" onclick={onopen}>{ t.open }</button>
+                <button type="button" onclick={onopen} disabled={*loading}>{ t.open }</button>
+                if *loading {
+                    <span class="lesson-loading" role="status">{ t.loading }</span>
+                }
             </div>
             if let Some(e) = &*error {
                 <p class="share-error" role="alert">{ e.clone() }</p>

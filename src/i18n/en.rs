@@ -421,6 +421,8 @@ pub(super) const STRINGS: Strings = Strings {
         incorrect: "Not quite: the answer is {answer}.",
         close: "Close lesson",
         timeline: "Timeline",
+        loading: "Loading the lesson…",
+        load_failed: "Could not open “{title}”: {why}. The current session is unchanged.",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",
 };

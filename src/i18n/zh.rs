@@ -386,6 +386,8 @@ pub(super) const STRINGS: Strings = Strings {
         incorrect: "不对：答案是 {answer}。",
         close: "关闭课程",
         timeline: "时间线",
+        loading: "正在加载课程…",
+        load_failed: "无法打开《{title}》：{why}。当前会话保持不变。",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",
 };

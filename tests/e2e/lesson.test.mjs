@@ -61,3 +61,30 @@ test('a preset lesson: predict before the reveal, then step forward and back thr
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a lesson whose files cannot be downloaded shows why, and the session stays as it was', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  // The lesson files are fetched on opening: make one of them fail.
+  await page.route('**/lessons/04-crash.lesson.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.getByRole('button', { name: 'Add consumer' }).click();
+  await page.getByRole('button', { name: 'Add consumer' }).click();
+  const consumers = await page.locator('.consumer-card').count();
+  const panel = page.getByRole('region', { name: 'Lessons' });
+  await panel.getByLabel('Lesson').selectOption({ label: '4. A member crashes' });
+  await panel.getByRole('button', { name: 'Open lesson' }).click();
+  const alert = panel.getByRole('alert');
+  await alert.waitFor();
+  const text = await alert.textContent();
+  assert.match(text, /Could not open “A member crashes”/);
+  assert.match(text, /04-crash\.lesson\.json: HTTP 404/);
+  assert.equal(await panel.getByTestId('lesson-step').count(), 0);
+  assert.equal(await page.locator('.consumer-card').count(), consumers);
+  assert.ok(consumers >= 2);
+  // The others still open.
+  await page.unroute('**/lessons/04-crash.lesson.json');
+  await panel.getByRole('button', { name: 'Open lesson' }).click();
+  await panel.getByTestId('lesson-step').waitFor();
+  assert.equal(await panel.getByRole('alert').count(), 0);
+  assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  await context.close();
+});
