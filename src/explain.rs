@@ -4,7 +4,7 @@
 //! the template for an entry and fills it in. Entries without a template of their own (routine
 //! details) fall back to the engine's English line, marked as such.
 
-use rebalance_engine::client::{ClientEvent, RecordRange};
+use rebalance_engine::client::{ClientEvent, ClientState, RecordRange};
 use rebalance_engine::cluster::ClusterEvent;
 use rebalance_engine::protocol::TopicPartition;
 use rebalance_engine::sim::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
@@ -48,6 +48,17 @@ pub fn member_state_name(s: &Strings, st: MemberState) -> &'static str {
         MemberState::PreparingRebalance => s.member_states.joining,
         MemberState::CompletingRebalance => s.member_states.awaiting_sync,
         MemberState::Stable => s.member_states.stable,
+    }
+}
+
+/// A client state's name in the user's language (the member state, or revoking).
+pub fn client_state_name(s: &Strings, st: ClientState) -> &'static str {
+    match st {
+        ClientState::Unjoined => s.member_states.unjoined,
+        ClientState::Joining => s.member_states.joining,
+        ClientState::AwaitingSync => s.member_states.awaiting_sync,
+        ClientState::Stable => s.member_states.stable,
+        ClientState::Revoking => s.member_states.revoking,
     }
 }
 

@@ -88,6 +88,8 @@ pub struct MemberStateNames {
     pub paused: &'static str,
     /// Will rejoin at the next poll.
     pub rejoin_needed: &'static str,
+    /// Giving partitions up: pending revocation, or inside `onPartitionsRevoked` (with its commit).
+    pub revoking: &'static str,
 }
 
 /// The toolbar.
@@ -264,6 +266,10 @@ pub struct ConsumerStrings {
     pub inspect: &'static str,
     /// "Actions for {name}".
     pub actions_for: &'static str,
+    /// Caption of the partitions being revoked.
+    pub revoking: &'static str,
+    /// What revoking means, next to them.
+    pub revoking_note: &'static str,
 }
 
 /// The add-consumer form.

@@ -1,7 +1,7 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{GroupPanel, GroupStateId, Inspector, StateDiagram};
+use rebalance_playground::components::{ConsumerList, GroupPanel, GroupStateId, Inspector, StateDiagram};
 use rebalance_playground::i18n::Lang;
 use rebalance_playground::state::{Change, Playground, PlaygroundContext};
 use rebalance_playground::world::{default_consumer, Command};
@@ -428,4 +428,98 @@ async fn reset_starts_an_empty_world_and_forgets_its_log() {
     assert!(!log.contains("C1"), "no line of the old world is left: {log}");
     app.destroy();
     root.remove();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Consumer cards: the client state "revoking".
+// ------------------------------------------------------------------------------------------------
+
+#[derive(PartialEq, Properties)]
+struct CardsProps {
+    lang: Lang,
+}
+
+/// The consumer list over a paused playground where C1 owns every partition and C2 joins: C1's
+/// eager rebalance starts with the auto-commit before it, its partitions pending revocation. The
+/// world is stepped (outside the reducer, as the animation loop does) until C1 is revoking.
+#[component]
+fn RevokingCards(props: &CardsProps) -> Html {
+    use rebalance_engine::client::ClientState;
+    let pg = use_reducer(|| Playground::new(3, false));
+    {
+        let pg = pg.clone();
+        use_effect_with((), move |_| {
+            {
+                let mut w = pg.world.borrow_mut();
+                w.apply(Command::AddConsumer(Box::new(default_consumer("C1"))))
+                    .unwrap();
+                for _ in 0..80 {
+                    w.advance(100.0);
+                }
+                w.apply(Command::AddConsumer(Box::new(default_consumer("C2"))))
+                    .unwrap();
+                for _ in 0..5_000 {
+                    w.step();
+                    if w.sim()
+                        .consumers()
+                        .iter()
+                        .any(|c| c.client_state == ClientState::Revoking)
+                    {
+                        break;
+                    }
+                }
+            }
+            pg.dispatch(Change::Refresh);
+        });
+    }
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <ConsumerList />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_revoking_consumer_says_so_with_a_word_an_icon_and_its_partitions() {
+    for (lang, word, caption) in [
+        (Lang::En, "revoking", "Revoking"),
+        (Lang::Zh, "撤销中", "正在撤销"),
+    ] {
+        let root = mount_point();
+        let app =
+            yew::Renderer::<RevokingCards>::with_root_and_props(root.clone(), CardsProps { lang }).render();
+        yew::scheduler::flush().await;
+        let card = root
+            .query_selector("[data-consumer=C1]")
+            .unwrap()
+            .expect("C1's card");
+        let state = card
+            .query_selector("[data-testid=client-state]")
+            .unwrap()
+            .unwrap();
+        assert_eq!(state.get_attribute("data-state").as_deref(), Some("revoking"));
+        assert_eq!(state.text_content().unwrap_or_default().trim(), word);
+        assert!(
+            state
+                .query_selector("svg[aria-hidden=true] path")
+                .unwrap()
+                .is_some(),
+            "an icon, not colour alone"
+        );
+        let revoking = text_of(&card, "[data-testid=revoking]");
+        assert!(
+            revoking.contains(caption) && revoking.contains("test_topic-0"),
+            "{revoking}"
+        );
+        // C2 is not revoking: it is joining, and says so.
+        let other = root
+            .query_selector("[data-consumer=C2] [data-testid=client-state]")
+            .unwrap()
+            .unwrap();
+        assert_ne!(other.get_attribute("data-state").as_deref(), Some("revoking"));
+        app.destroy();
+        root.remove();
+    }
 }

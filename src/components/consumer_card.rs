@@ -48,6 +48,8 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
         RebalanceProtocol::Cooperative => t.cooperative,
     };
     let parts: Vec<String> = c.partitions.iter().map(|p| p.partition.to_string()).collect();
+    let revoking: Vec<String> = c.revoking.iter().map(ToString::to_string).collect();
+    let key = state_key(c);
     let assignors: Vec<&str> = c.assignors.iter().map(|a| a.name()).collect();
     let heading_id = format!("consumer-{}-name", c.name);
     html! {
@@ -60,12 +62,22 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                 if props.leader {
                     <span class="consumer-card-leader">{ "♛ " }{ s.stage.leader }</span>
                 }
-                <span class={classes!("consumer-card-state", format!("member-{}", state_css(c)))} data-testid="client-state">{ state }</span>
+                <span class={classes!("consumer-card-state", format!("member-{}", state_css(c)))}
+                    data-testid="client-state" data-state={key}>
+                    { state_icon(key) }{ state }
+                </span>
             </header>
             <dl class="consumer-card-facts">
                 <div><dt>{ t.member_id }</dt><dd class="mono">{ if c.member_id.is_empty() { s.none.to_owned() } else { c.member_id.clone() } }</dd></div>
                 <div><dt>{ t.generation }</dt><dd>{ c.generation }</dd></div>
                 <div class="wide"><dt>{ t.partitions }</dt><dd class="mono">{ if parts.is_empty() { t.no_partitions.to_owned() } else { parts.join(", ") } }</dd></div>
+                if !revoking.is_empty() && running {
+                    <div class="wide consumer-card-revoking" data-testid="revoking">
+                        <dt>{ t.revoking }</dt>
+                        <dd><span class="mono">{ revoking.join(", ") }</span>
+                            <span class="consumer-card-note">{ t.revoking_note }</span></dd>
+                    </div>
+                }
                 <div><dt>{ t.processed }</dt><dd>{ c.records_processed }</dd></div>
                 <div><dt>{ t.duplicates }</dt><dd class={classes!((c.duplicates > 0).then_some("is-warning"))}>{ c.duplicates }</dd></div>
                 <div><dt>{ t.protocol }</dt><dd>{ protocol }</dd></div>
@@ -96,12 +108,56 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
 }
 
 fn state_css(c: &ConsumerView) -> &'static str {
-    use rebalance_engine::{Lifecycle, MemberState};
-    match (&c.lifecycle, c.member_state) {
+    use rebalance_engine::client::ClientState;
+    use rebalance_engine::Lifecycle;
+    match (&c.lifecycle, c.client_state) {
         (Lifecycle::Running, _) if c.paused.is_some() => "paused",
-        (Lifecycle::Running, MemberState::Stable) => "stable",
-        (Lifecycle::Running, MemberState::Unjoined) => "unjoined",
+        (Lifecycle::Running, ClientState::Stable) => "stable",
+        (Lifecycle::Running, ClientState::Unjoined) => "unjoined",
+        (Lifecycle::Running, ClientState::Revoking) => "revoking",
         (Lifecycle::Running, _) => "rebalancing",
         _ => "stopped",
+    }
+}
+
+/// The state's key (`data-state`, and which icon): lifecycle first, then the client state.
+fn state_key(c: &ConsumerView) -> &'static str {
+    use rebalance_engine::client::ClientState;
+    use rebalance_engine::Lifecycle;
+    match &c.lifecycle {
+        Lifecycle::Closed => "closed",
+        Lifecycle::Killed => "killed",
+        Lifecycle::Failed { .. } => "failed",
+        Lifecycle::Running if c.paused.is_some() => "paused",
+        Lifecycle::Running => match c.client_state {
+            ClientState::Unjoined => "unjoined",
+            ClientState::Joining => "joining",
+            ClientState::AwaitingSync => "awaiting-sync",
+            ClientState::Stable => "stable",
+            ClientState::Revoking => "revoking",
+        },
+    }
+}
+
+/// A small icon per state, so that the state is told by shape as well as by colour and word.
+fn state_icon(key: &str) -> Html {
+    let path = match key {
+        "unjoined" => "M8 2.5a5.5 5.5 0 1 1 0 11a5.5 5.5 0 1 1 0-11",
+        "joining" => "M2 8h9M8 4.5L11.5 8L8 11.5M13.5 3v10",
+        "awaiting-sync" => "M4.5 2.5h7L8 8zM4.5 13.5h7L8 8z",
+        "stable" => "M3 8.5L6.5 12L13 4.5",
+        "revoking" => "M6 3.5L2.5 7L6 10.5M3 7h6.5a3.5 3.5 0 0 1 0 7H8",
+        "paused" => "M5.5 3.5v9M10.5 3.5v9",
+        "closed" => "M4 4h8v8H4z",
+        "killed" => "M4 4l8 8M12 4l-8 8",
+        _ => "M8 3v6.5M8 12v1.5",
+    };
+    let dashed = (key == "unjoined").then_some("2 2");
+    html! {
+        <svg class="consumer-card-state-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"
+            focusable="false">
+            <path d={path} fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"
+                stroke-linejoin="round" stroke-dasharray={dashed} />
+        </svg>
     }
 }

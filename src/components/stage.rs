@@ -4,7 +4,7 @@ use rebalance_engine::{Endpoint, GroupState, NodeId, PartitionStatus};
 use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings, Legend, MovingLayer};
-use crate::explain::member_state_name;
+use crate::explain::client_state_name;
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Selection};
 use crate::style::consumer_class;
@@ -103,7 +103,8 @@ impl Layout {
     }
 }
 
-/// A consumer's state in words (lifecycle first, then the member state).
+/// A consumer's state in words (lifecycle first, then the client state: the member state, or
+/// revoking).
 pub fn consumer_state_label(s: &Strings, c: &rebalance_engine::ConsumerView) -> &'static str {
     use rebalance_engine::Lifecycle;
     match &c.lifecycle {
@@ -111,7 +112,7 @@ pub fn consumer_state_label(s: &Strings, c: &rebalance_engine::ConsumerView) -> 
         Lifecycle::Killed => s.member_states.killed,
         Lifecycle::Failed { .. } => s.member_states.failed,
         Lifecycle::Running if c.paused.is_some() => s.member_states.paused,
-        Lifecycle::Running => member_state_name(s, c.member_state),
+        Lifecycle::Running => client_state_name(s, c.client_state),
     }
 }
 

@@ -43,6 +43,7 @@ pub(super) const STRINGS: Strings = Strings {
         failed: "stopped (error)",
         paused: "paused",
         rejoin_needed: "must rejoin",
+        revoking: "revoking",
     },
     group: GroupStrings {
         assignor: "Assignor",
@@ -136,6 +137,8 @@ pub(super) const STRINGS: Strings = Strings {
             "Start the stopped process again (a new member id; a static member keeps its instance id).",
         inspect: "Inspect",
         actions_for: "Actions for {name}",
+        revoking: "Revoking",
+        revoking_note: "Still owned until the revocation and its commit finish; nothing more is fetched from them.",
     },
     form: FormStrings {
         heading: "Add a consumer",

@@ -44,6 +44,7 @@ pub(super) const STRINGS: Strings = Strings {
         failed: "出错停止",
         paused: "已暂停",
         rejoin_needed: "需要重新加入",
+        revoking: "撤销中",
     },
     group: GroupStrings {
         assignor: "分配策略",
@@ -132,6 +133,8 @@ pub(super) const STRINGS: Strings = Strings {
         restart_hint: "重新启动已停止的进程（得到新的成员 id；静态成员保留它的实例 id）。",
         inspect: "查看",
         actions_for: "{name} 的操作",
+        revoking: "正在撤销",
+        revoking_note: "撤销及其提交完成之前，这些分区仍归它所有，但不再从中拉取消息。",
     },
     form: FormStrings {
         heading: "添加消费者",

@@ -1,7 +1,9 @@
 //! The consumer's reactions to every response of the classic protocol (reference §8.1, Kafka's
 //! `AbstractCoordinator` / `ConsumerCoordinator`), driven sans-IO: the test plays the broker.
 
-use rebalance_engine::client::{ClientOutput, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
+use rebalance_engine::client::{
+    ClientOutput, ClientState, CommitMode, CommitReason, Consumer, ConsumerConfig, Lifecycle, MemberState,
+};
 use rebalance_engine::protocol::*;
 use rebalance_engine::{ClientEvent, SimDuration, SimTime, Subscription, Topics};
 
@@ -578,4 +580,260 @@ fn a_reset_during_a_rebalance_loses_the_partitions_before_rejoining() {
         j.protocols[0].metadata.owned_partitions.is_empty(),
         "lost partitions are not claimed"
     );
+}
+
+// ------------------------------------------------------------------------------------------------
+// The client state "revoking" (issue #6): from the moment partitions are marked for revocation
+// until they are dropped, with the OffsetCommit it waits for (Kafka's ConsumerCoordinator).
+// ------------------------------------------------------------------------------------------------
+
+fn commit_answer(req: &Request, e: ErrorCode) -> Response {
+    let Request::OffsetCommit(c) = req else {
+        panic!("not an OffsetCommit: {}", req.api_name())
+    };
+    Response::OffsetCommit(OffsetCommitResponse {
+        partitions: c
+            .partitions
+            .iter()
+            .map(|p| OffsetCommitPartitionResponse {
+                topic: p.topic.clone(),
+                partition: p.partition,
+                error_code: e,
+            })
+            .collect(),
+    })
+}
+
+fn commit_reason(r: &Rig) -> Option<CommitReason> {
+    r.events.iter().rev().find_map(|e| match e {
+        ClientEvent::CommitSent { reason, .. } => Some(*reason),
+        _ => None,
+    })
+}
+
+#[test]
+fn eager_commit_in_revoke_keeps_the_member_revoking_until_the_commit_is_answered() {
+    // §8.2: onJoinPrepare calls onPartitionsRevoked(all) before the JoinGroup. A listener that
+    // commits there (commitSync) blocks the application thread until the OffsetCommit response:
+    // the JoinGroup follows the commit, not the other way round.
+    let mut cfg = config("A");
+    cfg.commit = CommitMode::Manual { every_batches: 4 };
+    cfg.commit_in_revoke = true;
+    let mut r = Rig::new(cfg);
+    r.stable();
+    assert_eq!(r.c.client_state(), ClientState::Stable);
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100); // the batch ends; poll() starts the rejoin
+    assert_eq!(r.c.client_state(), ClientState::Revoking);
+    assert_eq!(
+        r.c.member_state(),
+        MemberState::Stable,
+        "Kafka's member state is unchanged"
+    );
+    assert_eq!(r.c.revoking().len(), 3);
+    assert_eq!(r.c.owned().len(), 3, "still owned while the callback runs");
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { partitions } if partitions.len() == 3)));
+    assert_eq!(commit_reason(&r), Some(CommitReason::InRevoke));
+    assert!(
+        !r.has_sent("JoinGroup"),
+        "no JoinGroup while the listener's commit is in flight"
+    );
+    // Heartbeats go on meanwhile (their own thread), and poll() fetches nothing.
+    r.advance(3_000);
+    assert!(r.has_sent("Heartbeat"));
+    assert!(r.c.processing().is_none());
+    assert_eq!(r.c.client_state(), ClientState::Revoking);
+
+    let (corr, req) = r.take("OffsetCommit");
+    r.respond(corr, commit_answer(&req, ErrorCode::None));
+    assert_eq!(r.c.client_state(), ClientState::Joining);
+    assert!(r.c.revoking().is_empty());
+    assert!(r.c.owned().is_empty());
+    assert!(r.has_sent("JoinGroup"));
+    r.join_ok(2, "m-1", "m-1");
+    assert_eq!(r.c.client_state(), ClientState::AwaitingSync);
+    r.sync_ok(&[0]);
+    assert_eq!(r.c.client_state(), ClientState::Stable);
+}
+
+#[test]
+fn eager_auto_commit_marks_partitions_pending_revocation_before_the_callback() {
+    // Kafka's onJoinPrepare (eager, auto-commit): maybeMarkPartitionsPendingRevocation, then the
+    // async auto-commit, and the JoinGroup waits for it; onPartitionsRevoked comes after.
+    let mut cfg = config("A");
+    cfg.commit = CommitMode::Auto { interval_ms: 60_000 };
+    let mut r = Rig::new(cfg);
+    r.stable();
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    assert_eq!(commit_reason(&r), Some(CommitReason::AutoCommitBeforeRebalance));
+    assert_eq!(r.c.client_state(), ClientState::Revoking, "pending revocation");
+    assert_eq!(r.c.revoking().len(), 3);
+    assert!(
+        !r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })),
+        "the callback runs after the commit"
+    );
+    assert!(!r.has_sent("JoinGroup"));
+    let (corr, req) = r.take("OffsetCommit");
+    r.respond(corr, commit_answer(&req, ErrorCode::None));
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { partitions } if partitions.len() == 3)));
+    assert_eq!(r.c.client_state(), ClientState::Joining);
+    assert!(r.has_sent("JoinGroup"));
+}
+
+#[test]
+fn without_a_commit_to_wait_for_the_revocation_ends_at_once() {
+    // Manual commits and no commit in the listener: onPartitionsRevoked returns at once, so the
+    // member goes from stable straight to joining in the same instant.
+    let mut r = Rig::new(config("A"));
+    r.stable();
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })));
+    assert_eq!(r.c.client_state(), ClientState::Joining);
+    assert!(r.has_sent("JoinGroup"));
+}
+
+#[test]
+fn a_lost_commit_ends_the_revocation_too() {
+    // The listener's commit times out (request.timeout.ms): the callback returns, the partitions
+    // are dropped and the coordinator is rediscovered before the JoinGroup.
+    let mut cfg = config("A");
+    cfg.commit = CommitMode::Manual { every_batches: 4 };
+    cfg.commit_in_revoke = true;
+    let mut r = Rig::new(cfg);
+    r.stable();
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    assert_eq!(r.c.client_state(), ClientState::Revoking);
+    // Keep the session alive while the commit hangs.
+    for _ in 0..12 {
+        r.advance(3_000);
+        if let Some(i) = r.sent.iter().position(|(_, q)| q.api_name() == "Heartbeat") {
+            let (corr, _) = r.sent.remove(i);
+            r.respond(
+                corr,
+                Response::Heartbeat(HeartbeatResponse {
+                    error_code: ErrorCode::None,
+                }),
+            );
+        }
+    }
+    assert!(r.saw(|e| matches!(e, ClientEvent::RequestTimedOut { api, .. } if api == "OffsetCommit")));
+    assert_ne!(r.c.client_state(), ClientState::Revoking);
+    assert!(r.c.owned().is_empty());
+}
+
+#[test]
+fn cooperative_revocation_after_sync_waits_for_the_listeners_commit() {
+    // §8.3 step 4: after SyncGroup, onJoinComplete revokes owned − assigned; with a committing
+    // listener the member is revoking until the commit is answered, and only then requests the
+    // second rebalance and calls onPartitionsAssigned.
+    let mut cfg = config("C1");
+    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
+    cfg.commit = CommitMode::Manual { every_batches: 4 };
+    cfg.commit_in_revoke = true;
+    let mut r = Rig::new(cfg);
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+    );
+    r.join_ok(1, "m-1", "other");
+    r.sync_ok(&[0, 1, 2]);
+    let (corr, _) = r.take("OffsetFetch");
+    r.respond(
+        corr,
+        Response::OffsetFetch(OffsetFetchResponse {
+            error_code: ErrorCode::None,
+            partitions: (0..3)
+                .map(|p| OffsetFetchPartition {
+                    topic: "t".into(),
+                    partition: p,
+                    committed_offset: 5,
+                    committed_leader_epoch: -1,
+                    metadata: String::new(),
+                    error_code: ErrorCode::None,
+                })
+                .collect(),
+        }),
+    );
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    r.join_ok(2, "m-1", "other");
+    r.sync_ok(&[0, 1]);
+    assert_eq!(r.c.client_state(), ClientState::Stable);
+    r.events.clear();
+    r.advance(10_000); // the next poll() installs the assignment (onJoinComplete)
+    assert_eq!(r.c.client_state(), ClientState::Revoking);
+    assert_eq!(r.c.revoking(), &[TopicPartition::new("t", 2)]);
+    assert_eq!(commit_reason(&r), Some(CommitReason::InRevoke));
+    assert!(!r.saw(|e| matches!(e, ClientEvent::PartitionsAssigned { .. })));
+    assert!(
+        !r.c.rejoin_needed(),
+        "the rejoin is requested after the callback returns"
+    );
+    let (corr, req) = r.take("OffsetCommit");
+    r.respond(corr, commit_answer(&req, ErrorCode::None));
+    assert_ne!(r.c.client_state(), ClientState::Revoking);
+    let order: Vec<&ClientEvent> = r
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                ClientEvent::CommitCompleted { .. }
+                    | ClientEvent::RejoinRequested { .. }
+                    | ClientEvent::PartitionsAssigned { .. }
+            )
+        })
+        .collect();
+    assert!(
+        matches!(
+            order.as_slice(),
+            [
+                ClientEvent::CommitCompleted { .. },
+                ClientEvent::RejoinRequested { .. },
+                ClientEvent::PartitionsAssigned { .. }
+            ]
+        ),
+        "{order:?}"
+    );
+    assert_eq!(r.c.owned().len(), 2);
+    assert!(r.has_sent("JoinGroup"), "second rebalance");
+}
+
+#[test]
+fn the_consumer_view_shows_the_revocation_of_the_commit_in_revoke_story() {
+    // scenarios/rebalance-with-commit-in-revoke.json: A's listener commits in onPartitionsRevoked
+    // at 33.050 s; the answer arrives at 33.060 s. In between, the view the UI draws says revoking,
+    // with the three partitions still listed; then A joins.
+    use rebalance_engine::{Scenario, Simulation};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/rebalance-with-commit-in-revoke.json"
+    );
+    let scenario = Scenario::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    let a = |sim: &Simulation| sim.consumers().into_iter().find(|c| c.name == "A").unwrap();
+    sim.run_until(SimTime(33_049));
+    assert_eq!(a(&sim).client_state, ClientState::Stable);
+    sim.run_until(SimTime(33_055));
+    let v = a(&sim);
+    assert_eq!(v.client_state, ClientState::Revoking);
+    assert_eq!(v.revoking.len(), 3);
+    assert_eq!(v.partitions.len(), 3);
+    sim.run_until(SimTime(33_061));
+    let v = a(&sim);
+    assert_eq!(v.client_state, ClientState::Joining);
+    assert!(v.revoking.is_empty() && v.partitions.is_empty());
 }

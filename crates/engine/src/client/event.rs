@@ -41,6 +41,59 @@ impl fmt::Display for MemberState {
     }
 }
 
+/// The client state a user sees: Kafka's [`MemberState`], plus **revoking** while the application
+/// thread is busy giving partitions up.
+///
+/// Revoking is not one of Kafka's member states: it overlays them. It lasts from the moment
+/// partitions are marked for revocation until they are dropped:
+///
+/// * eager, with auto-commit: `onJoinPrepare` first marks every owned partition *pending
+///   revocation* and waits for its auto-commit (Kafka's `maybeMarkPartitionsPendingRevocation`;
+///   the JoinGroup is not sent before the commit completes);
+/// * then `onPartitionsRevoked` runs (eager: everything, before the JoinGroup; cooperative: what the
+///   new assignment moved away, after SyncGroup). A listener that commits in it (`commitSync`)
+///   blocks the application thread until the OffsetCommit response arrives.
+///
+/// Without a commit to wait for, the revocation starts and ends in the same instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientState {
+    /// Not in the group ([`MemberState::Unjoined`]).
+    Unjoined,
+    /// JoinGroup sent ([`MemberState::PreparingRebalance`]).
+    Joining,
+    /// JoinGroup answered, SyncGroup sent ([`MemberState::CompletingRebalance`]).
+    AwaitingSync,
+    /// In the group with an assignment ([`MemberState::Stable`]).
+    Stable,
+    /// Giving partitions up: pending revocation, or inside `onPartitionsRevoked`.
+    Revoking,
+}
+
+impl ClientState {
+    /// The client state for a member state when nothing is being revoked.
+    pub const fn of(state: MemberState) -> Self {
+        match state {
+            MemberState::Unjoined => Self::Unjoined,
+            MemberState::PreparingRebalance => Self::Joining,
+            MemberState::CompletingRebalance => Self::AwaitingSync,
+            MemberState::Stable => Self::Stable,
+        }
+    }
+}
+
+impl fmt::Display for ClientState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Unjoined => "unjoined",
+            Self::Joining => "joining",
+            Self::AwaitingSync => "awaiting sync",
+            Self::Stable => "stable",
+            Self::Revoking => "revoking",
+        })
+    }
+}
+
 /// Whether the consumer is still running.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -42,7 +42,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 
 pub use config::{CommitMode, ConsumerConfig};
-pub use event::{ClientEvent, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange};
+pub use event::{
+    ClientEvent, ClientState, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange,
+};
 
 use crate::assignor::{assign, MemberSubscription, RebalanceProtocol, Strategy};
 use crate::protocol::{
@@ -135,6 +137,30 @@ struct InFlight {
     commit: Option<(CommitReason, Vec<(TopicPartition, i64)>)>,
 }
 
+/// How far `onJoinPrepare` got for the next JoinGroup (it may have to wait for an OffsetCommit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JoinPrepare {
+    /// Not started: the auto-commit before the rebalance comes first.
+    Start,
+    /// The auto-commit was sent (or was not needed); the revocation comes next.
+    Revoke,
+    /// Done: the JoinGroup can be sent.
+    Done,
+}
+
+/// Partitions being given up (the client state "revoking").
+#[derive(Clone, Debug)]
+struct Revocation {
+    /// The partitions.
+    partitions: Vec<TopicPartition>,
+    /// Whether `onPartitionsRevoked` was called for them; `false` while they are only pending
+    /// revocation (eager: `onJoinPrepare`'s auto-commit runs first).
+    called: bool,
+    /// Cooperative `onJoinComplete`: the partitions `onPartitionsAssigned` gets once the
+    /// revocation ends (Kafka calls the assignment callback after the revocation callback).
+    then_assign: Option<Vec<TopicPartition>>,
+}
+
 /// An assignment received in SyncGroup, installed at the next `poll()` (`onJoinComplete`).
 #[derive(Clone, Debug)]
 struct PendingAssignment {
@@ -163,7 +189,15 @@ pub struct Consumer {
     protocol_name: Option<String>,
     state: MemberState,
     rejoin_needed: bool,
-    join_prepared: bool,
+    join_prepare: JoinPrepare,
+    /// `onJoinPrepare`'s auto-commit: the JoinGroup waits for its response (Kafka: `onJoinPrepare`
+    /// returns `false` until `autoCommitOffsetRequestFuture` is done).
+    join_commit: Option<i32>,
+    /// The listener's `commitSync` in `onPartitionsRevoked`: the application thread is blocked
+    /// until this OffsetCommit is answered.
+    blocking_commit: Option<i32>,
+    /// Partitions being revoked (the client state "revoking").
+    revoking: Option<Revocation>,
     is_leader: bool,
     /// The leader's view of the group's topics when it assigned (`assignmentSnapshot`).
     assignment_snapshot: Option<BTreeMap<String, i32>>,
@@ -230,7 +264,10 @@ impl Consumer {
             protocol_name: None,
             state: MemberState::Unjoined,
             rejoin_needed: true,
-            join_prepared: false,
+            join_prepare: JoinPrepare::Start,
+            join_commit: None,
+            blocking_commit: None,
+            revoking: None,
             is_leader: false,
             assignment_snapshot: None,
             joined_subscription: Vec::new(),
@@ -339,6 +376,10 @@ impl Consumer {
             return;
         }
         self.abandon_batch();
+        // A revocation under way is overtaken: close revokes (or loses) everything still owned.
+        self.revoking = None;
+        self.blocking_commit = None;
+        self.join_commit = None;
         self.commit(now, CommitReason::OnClose);
         if !self.owned.is_empty() {
             let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
@@ -541,6 +582,21 @@ impl Consumer {
         self.state
     }
 
+    /// The client state a user sees: the member state, or [`ClientState::Revoking`] while
+    /// partitions are being given up (see [`ClientState`]).
+    pub fn client_state(&self) -> ClientState {
+        if self.revoking.is_some() {
+            ClientState::Revoking
+        } else {
+            ClientState::of(self.state)
+        }
+    }
+
+    /// The partitions being revoked (empty unless the client state is revoking).
+    pub fn revoking(&self) -> &[TopicPartition] {
+        self.revoking.as_ref().map_or(&[], |r| r.partitions.as_slice())
+    }
+
     /// Whether it will rejoin at the next `poll()`.
     pub fn rejoin_needed(&self) -> bool {
         self.rejoin_needed
@@ -656,6 +712,9 @@ impl Consumer {
         self.lifecycle = lifecycle;
         self.app = App::Stopped;
         self.in_flight.clear();
+        self.join_commit = None;
+        self.blocking_commit = None;
+        self.revoking = None;
         self.pause = None;
         self.frozen_inbox.clear();
     }
@@ -745,8 +804,19 @@ impl Consumer {
         }
     }
 
+    /// A commit that something waited for was answered or failed: the wait ends.
+    fn commit_resolved(&mut self, correlation_id: i32) {
+        if self.join_commit == Some(correlation_id) {
+            self.join_commit = None;
+        }
+        if self.blocking_commit == Some(correlation_id) {
+            self.blocking_commit = None;
+        }
+    }
+
     /// A request failed without a response (timeout or disconnect).
     fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: &str) {
+        self.commit_resolved(f.correlation_id);
         match f.api {
             Api::JoinGroup | Api::SyncGroup => {
                 if matches!(
@@ -889,8 +959,9 @@ impl Consumer {
         self.set_state(MemberState::Unjoined);
         self.rejoin_needed = true;
         // The next join must run onJoinPrepare again, which now reports the owned partitions lost
-        // (§8.4): they may already belong to someone else.
-        self.join_prepared = false;
+        // (§8.4): they may already belong to someone else. A revocation under way still ends
+        // first: its callback is already running.
+        self.join_prepare = JoinPrepare::Start;
     }
 
     fn application_thread(&mut self, now: SimTime, topics: &Topics) {
@@ -947,6 +1018,11 @@ impl Consumer {
             self.backoff_until = SimTime::ZERO;
         }
         self.maybe_refresh_metadata(now, topics);
+        // Inside `onPartitionsRevoked`, the listener's `commitSync` blocks the application thread.
+        if self.blocking_commit.is_some() {
+            return;
+        }
+        self.finish_revocation();
         if self.coordinator.is_none() {
             self.find_coordinator(now);
             return;
@@ -955,6 +1031,9 @@ impl Consumer {
         if let Some(p) = self.pending_assignment.take() {
             if p.generation == self.generation && self.state == MemberState::Stable {
                 self.on_join_complete(now, p.partitions);
+                if self.blocking_commit.is_some() {
+                    return;
+                }
             }
         }
         if self.subscribed != self.joined_subscription && self.state == MemberState::Stable {
@@ -969,11 +1048,15 @@ impl Consumer {
                 return;
             }
             self.backoff_until = SimTime::ZERO;
-            if !self.join_prepared {
-                self.on_join_prepare(now);
-                self.join_prepared = true;
+            if self.on_join_prepare(now) {
+                self.send_join_group(now);
+            } else if self.blocking_commit.is_some() || self.revoking.is_some() {
+                // Blocked in the listener, or (eager) every owned partition is pending revocation:
+                // nothing to fetch until the commit is answered.
+                return;
             }
-            self.send_join_group(now);
+            // Otherwise (cooperative) the JoinGroup waits for onJoinPrepare's auto-commit while
+            // poll() keeps fetching the partitions it owns, as Kafka's poll does.
         }
         let rebalancing = matches!(
             self.state,
@@ -1113,68 +1196,133 @@ impl Consumer {
 
     // ------------------------------------------------------------------------ rebalance flows
 
-    /// Kafka: `ConsumerCoordinator.onJoinPrepare` (§8.2 step 1, §8.3 step 1, §8.4).
-    fn on_join_prepare(&mut self, now: SimTime) {
-        let lost = !self.generation_valid();
-        // Both protocols auto-commit first (Kafka: `maybeAutoCommitOffsetsSync` at the top of
-        // `onJoinPrepare`).
-        if matches!(self.cfg.commit, CommitMode::Auto { .. }) && !lost {
-            self.commit(now, CommitReason::AutoCommitBeforeRebalance);
-        }
-        match self.protocol {
-            RebalanceProtocol::Eager => {
-                if self.owned.is_empty() {
-                    return;
-                }
-                let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
-                if lost {
-                    self.events
-                        .push_back(ClientEvent::PartitionsLost { partitions: parts });
-                } else {
-                    self.events
-                        .push_back(ClientEvent::PartitionsRevoked { partitions: parts });
-                    if self.cfg.commit_in_revoke {
-                        self.commit(now, CommitReason::InRevoke);
-                    }
-                }
-                self.drop_partitions_all();
+    /// Kafka: `ConsumerCoordinator.onJoinPrepare` (§8.2 step 1, §8.3 step 1, §8.4), resumable:
+    /// returns `true` once the JoinGroup may be sent, `false` while it waits for an OffsetCommit
+    /// (its own auto-commit, or the listener's commit in `onPartitionsRevoked`).
+    ///
+    /// Simplification: a failed auto-commit is not retried (Kafka retries retriable errors until the
+    /// rebalance timeout); the join goes on, as it does after a non-retriable failure.
+    fn on_join_prepare(&mut self, now: SimTime) -> bool {
+        loop {
+            if self.join_commit.is_some() || self.blocking_commit.is_some() {
+                return false;
             }
-            RebalanceProtocol::Cooperative => {
-                if lost {
-                    if !self.owned.is_empty() {
-                        let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
-                        self.events
-                            .push_back(ClientEvent::PartitionsLost { partitions: parts });
-                        self.drop_partitions_all();
-                    }
-                    return;
+            self.finish_revocation();
+            match self.join_prepare {
+                JoinPrepare::Start => {
+                    self.join_prepare = JoinPrepare::Revoke;
+                    self.join_prepare_commit(now);
                 }
-                // Only partitions of topics no longer subscribed are revoked.
-                let revoked: Vec<TopicPartition> = self
-                    .owned
-                    .iter()
-                    .filter(|tp| !self.subscribed.contains(&tp.topic))
-                    .cloned()
-                    .collect();
-                if !revoked.is_empty() {
-                    self.revoke(now, revoked);
+                JoinPrepare::Revoke => {
+                    self.join_prepare = JoinPrepare::Done;
+                    self.join_prepare_revoke(now);
                 }
+                JoinPrepare::Done => return true,
             }
         }
     }
 
-    /// `onPartitionsRevoked(partitions)`, the listener's commit, then dropping them.
-    fn revoke(&mut self, now: SimTime, partitions: Vec<TopicPartition>) {
+    /// Both protocols auto-commit first and wait for the result (Kafka:
+    /// `maybeAutoCommitOffsetsAsync` at the top of `onJoinPrepare`); an eager consumer marks every
+    /// owned partition pending revocation before it (`maybeMarkPartitionsPendingRevocation`), so
+    /// nothing more is fetched from them.
+    fn join_prepare_commit(&mut self, now: SimTime) {
+        if !matches!(self.cfg.commit, CommitMode::Auto { .. }) || !self.generation_valid() {
+            return;
+        }
+        let Some(corr) = self.commit(now, CommitReason::AutoCommitBeforeRebalance) else {
+            return;
+        };
+        self.join_commit = Some(corr);
+        if self.protocol == RebalanceProtocol::Eager && !self.owned.is_empty() {
+            self.revoking = Some(Revocation {
+                partitions: self.owned.iter().cloned().collect(),
+                called: false,
+                then_assign: None,
+            });
+        }
+    }
+
+    /// The revocation step of `onJoinPrepare`: eager revokes everything, cooperative only the
+    /// partitions of topics no longer subscribed; a member whose generation was reset loses them
+    /// instead (§8.4).
+    fn join_prepare_revoke(&mut self, now: SimTime) {
+        // Pending revocation ends here: the callback takes over (or they are lost).
+        self.revoking = None;
+        if self.owned.is_empty() {
+            return;
+        }
+        if !self.generation_valid() {
+            let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
+            self.events
+                .push_back(ClientEvent::PartitionsLost { partitions: parts });
+            self.drop_partitions_all();
+            return;
+        }
+        let revoked: Vec<TopicPartition> = match self.protocol {
+            RebalanceProtocol::Eager => self.owned.iter().cloned().collect(),
+            RebalanceProtocol::Cooperative => self
+                .owned
+                .iter()
+                .filter(|tp| !self.subscribed.contains(&tp.topic))
+                .cloned()
+                .collect(),
+        };
+        if !revoked.is_empty() {
+            self.revoke(now, revoked, None);
+        }
+    }
+
+    /// `onPartitionsRevoked(partitions)` and the listener's commit. The partitions are dropped (and
+    /// `then_assign` handed to `onPartitionsAssigned`) when the revocation ends: at once, or when
+    /// the listener's OffsetCommit is answered.
+    fn revoke(
+        &mut self,
+        now: SimTime,
+        partitions: Vec<TopicPartition>,
+        then_assign: Option<Vec<TopicPartition>>,
+    ) {
         self.events.push_back(ClientEvent::PartitionsRevoked {
             partitions: partitions.clone(),
         });
         if self.cfg.commit_in_revoke {
-            self.commit_partitions(now, CommitReason::InRevoke, Some(&partitions));
+            self.blocking_commit = self.commit_partitions(now, CommitReason::InRevoke, Some(&partitions));
         }
-        for tp in &partitions {
+        self.revoking = Some(Revocation {
+            partitions,
+            called: true,
+            then_assign,
+        });
+        self.finish_revocation();
+    }
+
+    /// Ends a revocation whose callback returned (no commit awaited any more): drops its
+    /// partitions, then runs what follows it.
+    fn finish_revocation(&mut self) {
+        if self.blocking_commit.is_some() || !self.revoking.as_ref().is_some_and(|r| r.called) {
+            return;
+        }
+        let Some(r) = self.revoking.take() else {
+            return;
+        };
+        for tp in &r.partitions {
             self.owned.remove(tp);
             self.positions.remove(tp);
             self.processed.remove(tp);
+        }
+        if let Some(added) = r.then_assign {
+            // Kafka: `onJoinComplete` requests the rejoin after the revocation callback returned,
+            // then calls `onPartitionsAssigned` (even with nothing added).
+            if self.protocol == RebalanceProtocol::Cooperative {
+                self.request_rejoin(
+                    "cooperative: partitions were revoked, so a second rebalance can hand them out",
+                );
+            }
+            for tp in &added {
+                self.owned.insert(tp.clone());
+            }
+            self.events
+                .push_back(ClientEvent::PartitionsAssigned { partitions: added });
         }
     }
 
@@ -1441,18 +1589,15 @@ impl Consumer {
 
     /// Kafka: `ConsumerCoordinator.onJoinComplete` (§8.2 step 3, §8.3 step 4).
     fn on_join_complete(&mut self, now: SimTime, assigned: BTreeSet<TopicPartition>) {
-        self.join_prepared = false;
+        self.join_prepare = JoinPrepare::Start;
         self.assignment_generation = self.generation;
         let revoked: Vec<TopicPartition> = self.owned.difference(&assigned).cloned().collect();
         let added: Vec<TopicPartition> = assigned.difference(&self.owned).cloned().collect();
         if !revoked.is_empty() {
             // Eager consumers revoked everything before joining, so only cooperative ones get here.
-            self.revoke(now, revoked);
-            if self.protocol == RebalanceProtocol::Cooperative {
-                self.request_rejoin(
-                    "cooperative: partitions were revoked, so a second rebalance can hand them out",
-                );
-            }
+            // The rejoin request and `onPartitionsAssigned` follow when the revocation ends.
+            self.revoke(now, revoked, Some(added));
+            return;
         }
         for tp in &added {
             self.owned.insert(tp.clone());
@@ -1657,6 +1802,7 @@ impl Consumer {
             });
             return;
         };
+        self.commit_resolved(correlation_id);
         match response {
             Response::FindCoordinator(r) => {
                 if r.error_code.is_none() {
@@ -1691,13 +1837,20 @@ impl Consumer {
 
     // ---------------------------------------------------------------------------------- commits
 
-    fn commit(&mut self, now: SimTime, reason: CommitReason) {
-        self.commit_partitions(now, reason, None);
+    /// Commits the processed offsets; returns the OffsetCommit's correlation id if one was sent.
+    fn commit(&mut self, now: SimTime, reason: CommitReason) -> Option<i32> {
+        self.commit_partitions(now, reason, None)
     }
 
     /// Commits the processed offsets of `only` (or every owned partition) that differ from what was
     /// last sent. Kafka refuses to commit outside a stable generation (`generationIfStable`).
-    fn commit_partitions(&mut self, now: SimTime, reason: CommitReason, only: Option<&[TopicPartition]>) {
+    /// Returns the OffsetCommit's correlation id if one was sent.
+    fn commit_partitions(
+        &mut self,
+        now: SimTime,
+        reason: CommitReason,
+        only: Option<&[TopicPartition]>,
+    ) -> Option<i32> {
         let offsets: Vec<(TopicPartition, i64)> = self
             .processed
             .iter()
@@ -1706,21 +1859,21 @@ impl Consumer {
             .map(|(tp, o)| (tp.clone(), *o))
             .collect();
         if offsets.is_empty() {
-            return;
+            return None;
         }
         if self.state != MemberState::Stable || !self.generation_valid() {
             self.events.push_back(ClientEvent::CommitSkipped {
                 reason,
                 why: "the consumer is not in a stable generation (a rebalance is in progress)".into(),
             });
-            return;
+            return None;
         }
         if self.coordinator.is_none() {
             self.events.push_back(ClientEvent::CommitSkipped {
                 reason,
                 why: "the coordinator is unknown".into(),
             });
-            return;
+            return None;
         }
         for (tp, o) in &offsets {
             match self.last_commit_sent.get_mut(tp) {
@@ -1760,6 +1913,7 @@ impl Consumer {
         if let Some(f) = self.in_flight.get_mut(&corr) {
             f.commit = Some((reason, offsets));
         }
+        Some(corr)
     }
 
     fn forget_commit(&mut self, offsets: &[(TopicPartition, i64)]) {

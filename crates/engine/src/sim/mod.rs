@@ -1472,6 +1472,8 @@ impl Simulation {
                     member_id: c.member_id().to_owned(),
                     generation: c.generation(),
                     member_state: c.member_state(),
+                    client_state: c.client_state(),
+                    revoking: c.revoking().to_vec(),
                     lifecycle: c.lifecycle().clone(),
                     protocol: c.protocol(),
                     assignors: c.config().assignors.clone(),

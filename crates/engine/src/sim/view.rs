@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::assignor::{RebalanceProtocol, Strategy};
-use crate::client::{Lifecycle, MemberState, Processing};
+use crate::client::{ClientState, Lifecycle, MemberState, Processing};
 use crate::protocol::{NodeId, TopicPartition};
 use crate::time::SimTime;
 use crate::topic::Subscription;
@@ -23,6 +23,11 @@ pub struct ConsumerView {
     pub generation: i32,
     /// Its client-side member state.
     pub member_state: MemberState,
+    /// The client state a user sees: the member state, or revoking (see [`ClientState`]).
+    pub client_state: ClientState,
+    /// The partitions being revoked (empty unless `client_state` is revoking). They are still in
+    /// `partitions` until the revocation ends.
+    pub revoking: Vec<TopicPartition>,
     /// Running, closed, killed, or failed (with the reason).
     pub lifecycle: Lifecycle,
     /// Eager or cooperative.
