@@ -15,9 +15,7 @@
 //!
 //! Three things wait: the leader's SyncGroup (its assignment is installed and the group goes
 //! Stable only once the group record is replicated), an OffsetCommit (the offsets become visible
-//! and the response goes out only once replicated), and a static member's replacement JoinGroup
-//! (answered once the new member id is persisted; if it cannot be, the replacement is undone, as
-//! Kafka's error callback does, and the old id is the instance's again).
+//! and the response goes out only once replicated), and a static member's replacement JoinGroup.
 //! Records nobody waits for (a new group's empty record, an Empty group's record, tombstones) are
 //! fire-and-forget.
 
@@ -31,7 +29,6 @@ use crate::protocol::{
 use crate::time::SimTime;
 
 use super::group::{CommittedOffset, Parked};
-use super::join::{self, StaticRevert};
 use super::{sync, Coordinator};
 
 /// What runs when an append completes.
@@ -53,13 +50,10 @@ pub(crate) enum Waiter {
         /// `(index in results, partition, offset)`.
         accepted: Vec<(usize, TopicPartition, CommittedOffset)>,
     },
-    /// A static member's replacement JoinGroup, answered once the new member id is persisted, or
-    /// undone if it cannot be.
+    /// A static member's replacement JoinGroup, answered once the new member id is persisted.
     StaticJoin {
         reply: Parked,
         response: JoinGroupResponse,
-        /// Boxed: the other waiters are smaller.
-        revert: Box<StaticRevert>,
     },
 }
 
@@ -200,18 +194,12 @@ impl Coordinator {
                     Response::OffsetCommit(OffsetCommitResponse { partitions: results }),
                 );
             }
-            Waiter::StaticJoin {
-                reply,
-                response,
-                revert,
-            } => {
+            Waiter::StaticJoin { reply, response } => {
                 let response = match result {
                     Ok(()) => response,
-                    // Kafka reverts the replacement (the old id is the instance's again).
-                    Err(e) => match self.groups.get_mut(&revert.group_id) {
-                        Some(g) => join::revert_static_replacement(g, &mut self.io, &revert, e),
-                        None => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
-                    },
+                    // Kafka also reverts the replacement here; the playground keeps it (the old
+                    // member id is gone either way and the member's session timer runs).
+                    Err(e) => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
                 };
                 self.io.respond(reply, Response::JoinGroup(response));
             }
