@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::sim::Action;
-use rebalance_engine::{share, ConsumerConfig, Scenario, SimTime, Simulation};
+use rebalance_engine::{share, ConsumerConfig, Scenario, SimTime};
 
 use crate::state::Playground;
 use crate::world::{self, World};
@@ -300,36 +300,8 @@ pub fn check_limits(s: &Scenario) -> Result<(), String> {
 pub fn replay(scenario: &Scenario) -> Result<World, String> {
     scenario.validate().map_err(|e| e.to_string())?;
     check_limits(scenario)?;
-    let mut sim = Simulation::with_cluster(
-        scenario.group_id.clone(),
-        scenario.coordinator_config(),
-        scenario.cluster_config(),
-        scenario.network.clone(),
-        scenario.seed,
-        None,
-    );
-    for t in &scenario.topics {
-        sim.apply(
-            SimTime::ZERO,
-            Action::CreateTopic {
-                topic: t.name.clone(),
-                partitions: t.partitions,
-                records_per_sec: t.records_per_sec,
-                initial_records: t.initial_records,
-            },
-        )
-        .map_err(|e| format!("topics: {}", e.0))?;
-    }
-    let mut actions = scenario.timed_actions();
-    actions.sort_by_key(|(at, _)| *at);
-    for (at, action) in actions {
-        sim.run_until(at);
-        // An action the engine refuses at its time is refused in the live playground too (and
-        // the scenario validator already checked names and times).
-        let _ = sim.apply(at, action);
-    }
-    sim.run_until(SimTime(scenario.end_ms));
-    Ok(World::from_sim(sim, Some(scenario.clone()), Vec::new()))
+    // The world replays it itself, keeping snapshots for the timeline on the way.
+    World::from_scenario(scenario)
 }
 
 /// The share string (`rb1.…`) of the session.

@@ -1,8 +1,10 @@
 // The timeline: drag back to an earlier time and see that state, forward again to the same state;
-// acting in the past forks a new future.
+// acting in the past forks a new future. Seeks restore snapshots: what they show must be what a
+// replay from the start shows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, leaderName } from './harness.mjs';
 
 let server;
 let browser;
@@ -50,6 +52,85 @@ test('scrubbing back shows the earlier state, forward returns to the same state,
   await addConsumers(page, 1);
   await page.getByRole('slider', { name: 'Timeline' }).and(page.locator('[max="1000"]')).waitFor();
   assert.equal(await page.getByRole('article').count(), cards + 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** What the user sees of the session at the shown time. */
+async function shown(page) {
+  return {
+    clock: await page.getByTestId('clock').getAttribute('data-ms'),
+    state: await page.getByTestId('group-state').textContent(),
+    generation: await page.getByTestId('generation').textContent(),
+    leader: await leaderName(page),
+    members: await page.getByTestId('member-count').textContent(),
+    cards: await page.getByRole('article').evaluateAll((els) => els.map((e) => e.textContent)),
+    partitions: await page
+      .getByRole('list', { name: 'test_topic' })
+      .getByRole('listitem')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+    log: await page.locator('.log-line').evaluateAll((els) => els.slice(0, 12).map((e) => e.textContent)),
+  };
+}
+
+/** Imports `scenario` through the share bar and waits until it is shown at its end. */
+async function importScenario(page, scenario) {
+  await page
+    .getByRole('region', { name: 'Share and save' })
+    .getByLabel('Import JSON')
+    .setInputFiles({ name: 'timeline.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${scenario.end_ms}"]`)).waitFor();
+}
+
+async function seek(page, ms) {
+  await page.getByRole('slider', { name: 'Timeline' }).fill(String(ms));
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${ms}"]`)).waitFor();
+}
+
+test('seeking back and forth across snapshots shows what a replay from the start shows', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+  await addConsumers(page, 3);
+  // The session as a file: three consumers, C2 killed at 61 s, C4 added at 122.5 s, 200 s long.
+  const download = page.waitForEvent('download');
+  await page.getByRole('region', { name: 'Share and save' }).getByRole('button', { name: 'Export JSON' }).click();
+  const scenario = JSON.parse(await readFile(await (await download).path(), 'utf8'));
+  const c1 = scenario.actions.find((a) => a.type === 'add_consumer').consumer;
+  scenario.actions.push({ type: 'kill', at_ms: 61_000, consumer: 'C2' });
+  scenario.actions.push({ type: 'add_consumer', at_ms: 122_500, consumer: { ...c1, name: 'C4', client_id: 'C4' } });
+  scenario.end_ms = 200_000;
+  await importScenario(page, scenario);
+  const snapshots = Number(await page.locator('.timeline').getAttribute('data-snapshots'));
+  assert.ok(snapshots >= 6, `a snapshot every 30 s of the 200 s: ${snapshots}`);
+
+  // Back and forth: onto snapshot times, between them, both sides of the kill and of C4's join.
+  const times = [150_000, 20_000, 95_000, 61_500, 199_000, 12_000, 60_000, 122_700, 30_000, 131_000];
+  const seen = new Map();
+  for (const t of times) {
+    await seek(page, t);
+    seen.set(t, await shown(page));
+  }
+  await screenshot(page, 'timeline-seek-snapshots');
+  // The same times again, in another order: the same states.
+  for (const t of [...times].reverse()) {
+    await seek(page, t);
+    assert.deepEqual(await shown(page), seen.get(t), `the state at ${t} ms, seen again`);
+  }
+  assert.equal(await page.getByRole('slider', { name: 'Timeline' }).getAttribute('max'), '200000');
+
+  // Each state equals the session replayed from time 0 to that time (no snapshot involved).
+  for (const t of [95_000, 61_500, 131_000, 12_000]) {
+    const cut = { ...scenario, end_ms: t, actions: scenario.actions.filter((a) => a.at_ms <= t) };
+    await importScenario(page, cut);
+    assert.deepEqual(await shown(page), seen.get(t), `the state at ${t} ms, replayed from the start`);
+  }
+  const at = (t) => seen.get(t);
+  assert.equal(at(12_000).generation, '1');
+  assert.notEqual(at(60_000).cards.join(), at(61_500).cards.join(), 'the kill at 61 s shows');
+  assert.equal(at(95_000).cards.length, 3);
+  assert.equal(at(122_700).cards.length, 4, 'C4 from 122.5 s');
+  assert.ok(Number(at(131_000).generation) > Number(at(95_000).generation));
   assert.deepEqual(errors, []);
   await context.close();
 });

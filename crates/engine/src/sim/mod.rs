@@ -1376,6 +1376,20 @@ impl Simulation {
         &self.log
     }
 
+    /// Takes the kept log out of the simulation, leaving it empty; sequence numbers go on from
+    /// where they were. The simulation never reads its own log, so a copy made meanwhile (a
+    /// snapshot for the playground's timeline) costs the state alone, not the history.
+    pub fn take_log(&mut self) -> Vec<SimEvent> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Puts a log back: the one [`Simulation::take_log`] took, or the part of it up to the
+    /// simulation's time (a restored snapshot). The caller keeps it consistent with
+    /// [`Simulation::events_emitted`]; new events are appended after it.
+    pub fn put_log(&mut self, log: Vec<SimEvent>) {
+        self.log = log;
+    }
+
     /// The number of events emitted so far (including those the log level did not keep).
     pub fn events_emitted(&self) -> u64 {
         self.next_seq - 1
