@@ -15,7 +15,9 @@
 //!
 //! Three things wait: the leader's SyncGroup (its assignment is installed and the group goes
 //! Stable only once the group record is replicated), an OffsetCommit (the offsets become visible
-//! and the response goes out only once replicated), and a static member's replacement JoinGroup.
+//! and the response goes out only once replicated), and a static member's replacement JoinGroup
+//! (answered once the new member id is persisted; if it cannot be, the replacement is undone, as
+//! Kafka's error callback does, and the old id is the instance's again).
 //! Records nobody waits for (a new group's empty record, an Empty group's record, tombstones) are
 //! fire-and-forget.
 
@@ -29,6 +31,7 @@ use crate::protocol::{
 use crate::time::SimTime;
 
 use super::group::{CommittedOffset, Parked};
+use super::join::{self, StaticRevert};
 use super::{sync, Coordinator};
 
 /// What runs when an append completes.
@@ -50,10 +53,13 @@ pub(crate) enum Waiter {
         /// `(index in results, partition, offset)`.
         accepted: Vec<(usize, TopicPartition, CommittedOffset)>,
     },
-    /// A static member's replacement JoinGroup, answered once the new member id is persisted.
+    /// A static member's replacement JoinGroup, answered once the new member id is persisted, or
+    /// undone if it cannot be.
     StaticJoin {
         reply: Parked,
         response: JoinGroupResponse,
+        /// Boxed: the other waiters are smaller.
+        revert: Box<StaticRevert>,
     },
 }
 
@@ -194,12 +200,18 @@ impl Coordinator {
                     Response::OffsetCommit(OffsetCommitResponse { partitions: results }),
                 );
             }
-            Waiter::StaticJoin { reply, response } => {
+            Waiter::StaticJoin {
+                reply,
+                response,
+                revert,
+            } => {
                 let response = match result {
                     Ok(()) => response,
-                    // Kafka also reverts the replacement here; the playground keeps it (the old
-                    // member id is gone either way and the member's session timer runs).
-                    Err(e) => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
+                    // Kafka reverts the replacement (the old id is the instance's again).
+                    Err(e) => match self.groups.get_mut(&revert.group_id) {
+                        Some(g) => join::revert_static_replacement(g, &mut self.io, &revert, e),
+                        None => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
+                    },
                 };
                 self.io.respond(reply, Response::JoinGroup(response));
             }

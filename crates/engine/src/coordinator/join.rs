@@ -372,6 +372,20 @@ fn replace_static_member_then_rebalance_or_complete_join(
     // session timer now.
     heartbeat::reschedule(g, io, &new_id);
     let api_version = req.api_version;
+    // What the update overwrites, to put back if the new id cannot be persisted.
+    let revert = {
+        let m = &g.members[&new_id];
+        StaticRevert {
+            group_id: g.id.clone(),
+            instance: instance.to_owned(),
+            old_id: old_id.clone(),
+            new_id: new_id.clone(),
+            protocols: m.protocols.clone(),
+            rebalance_timeout_ms: m.rebalance_timeout_ms,
+            session_timeout_ms: m.session_timeout_ms,
+            leader_before: leader_before.clone(),
+        }
+    };
     update_member(g, io, &new_id, req, reply);
 
     match g.state {
@@ -383,33 +397,40 @@ fn replace_static_member_then_rebalance_or_complete_join(
                 let record = load::group_metadata_record(g, None);
                 let result = io.append(g.partition, RecordBody::GroupMetadata(record));
                 let parked = g.take_join(&new_id).expect("just parked");
-                let resp = match &result {
-                    // Kafka reverts the replacement when the append fails; the playground keeps it
-                    // (see `append::Waiter::StaticJoin`).
-                    Err(e) => JoinGroupResponse::error(e.append_error_to_response_error(), ""),
-                    // v9+ (KIP-814): a returning leader learns it is leader, gets the members and is
-                    // told not to recompute the assignment.
-                    Ok(_) if api_version >= 9 => {
-                        let is_leader = g.is_leader(&new_id);
-                        JoinGroupResponse {
-                            skip_assignment: is_leader,
-                            ..current_generation_response(g, &new_id, is_leader)
-                        }
+                let offset = match result {
+                    Ok(o) => o,
+                    // Nothing was written (e.g. NOT_ENOUGH_REPLICAS): the replacement is undone.
+                    Err(e) => {
+                        let response = revert_static_replacement(g, io, &revert, e);
+                        io.respond(parked, Response::JoinGroup(response));
+                        return;
                     }
+                };
+                let resp = if api_version >= 9 {
+                    // v9+ (KIP-814): a returning leader learns it is leader, gets the members and
+                    // is told not to recompute the assignment.
+                    let is_leader = g.is_leader(&new_id);
+                    JoinGroupResponse {
+                        skip_assignment: is_leader,
+                        ..current_generation_response(g, &new_id, is_leader)
+                    }
+                } else {
                     // Below v9 the old leader id is reported, so the instance never believes it
                     // leads and computes nothing.
-                    Ok(_) => JoinGroupResponse {
+                    JoinGroupResponse {
                         leader: leader_before.unwrap_or_default(),
                         ..current_generation_response(g, &new_id, false)
-                    },
+                    }
                 };
-                // With replication, the answer waits until the record is replicated.
+                // With replication, the answer waits until the record is replicated (and the
+                // replacement is undone if it cannot be: `Coordinator::complete`).
                 let waiter = Waiter::StaticJoin {
                     reply: parked,
                     response: resp,
+                    revert: Box::new(revert),
                 };
-                if let Some(Waiter::StaticJoin { reply, response }) =
-                    io.wait_or_return(g.partition, &result, waiter)
+                if let Some(Waiter::StaticJoin { reply, response, .. }) =
+                    io.wait_or_return(g.partition, &Ok(offset), waiter)
                 {
                     io.respond(reply, Response::JoinGroup(response));
                 }
@@ -425,6 +446,63 @@ fn replace_static_member_then_rebalance_or_complete_join(
         GroupState::PreparingRebalance => maybe_complete_join_phase(g, io),
         // A static mapping only exists for a live member, and Dead was rejected before.
         GroupState::Empty | GroupState::Dead => {}
+    }
+}
+
+/// What a static member's replacement changed, to undo it if the group record that persists the
+/// new member id cannot be written or replicated.
+#[derive(Clone, Debug)]
+pub(crate) struct StaticRevert {
+    pub(crate) group_id: String,
+    instance: String,
+    old_id: String,
+    new_id: String,
+    /// The member's protocols and timeouts before the JoinGroup updated them.
+    protocols: Vec<crate::protocol::JoinGroupProtocol>,
+    rebalance_timeout_ms: i32,
+    session_timeout_ms: i32,
+    /// The leader before the replacement (Kafka's `currentLeader`).
+    leader_before: Option<String>,
+}
+
+/// Kafka: the error callback of the group-metadata append in
+/// `updateStaticMemberThenRebalanceOrCompleteJoin` (Scala: `updateStaticMemberAndRebalance`). The
+/// member gets its old protocols and timeouts back, then its old id (the new one is fenced), and a
+/// session timer under the old id; the JoinGroup is answered with the mapped append error (§3.0),
+/// no member id, and the group's generation, protocol and leader as they were. If the new id is no
+/// longer the instance's (it left, or was replaced again, while the append waited), there is
+/// nothing to undo and only the error is returned.
+pub(crate) fn revert_static_replacement(
+    g: &mut Group,
+    io: &mut Io,
+    r: &StaticRevert,
+    append_error: ErrorCode,
+) -> JoinGroupResponse {
+    let still_new = g.static_members.get(&r.instance) == Some(&r.new_id) && g.members.contains_key(&r.new_id);
+    if still_new {
+        let dropped = g.update_member(
+            &r.new_id,
+            r.protocols.clone(),
+            r.rebalance_timeout_ms,
+            r.session_timeout_ms,
+            None,
+        );
+        debug_assert!(
+            dropped.is_none(),
+            "the replacement's JoinGroup was taken before the append"
+        );
+        replace_static_member(g, io, &r.instance, &r.new_id, &r.old_id);
+        heartbeat::reschedule(g, io, &r.old_id);
+    }
+    JoinGroupResponse {
+        error_code: append_error.append_error_to_response_error(),
+        generation_id: g.generation,
+        protocol_type: g.protocol_type.clone(),
+        protocol_name: g.protocol_name.clone(),
+        leader: r.leader_before.clone().unwrap_or_default(),
+        skip_assignment: false,
+        member_id: String::new(),
+        members: Vec::new(),
     }
 }
 
