@@ -837,3 +837,83 @@ fn the_consumer_view_shows_the_revocation_of_the_commit_in_revoke_story() {
     assert_eq!(v.client_state, ClientState::Joining);
     assert!(v.revoking.is_empty() && v.partitions.is_empty());
 }
+
+#[test]
+fn close_leaves_the_group_and_forgets_generation_and_member_id() {
+    // Kafka's close(): onLeavePrepare, then maybeLeaveGroup, which sends LeaveGroup (dynamic
+    // members only) and calls resetGenerationOnLeaveGroup for every member: generation -1, member
+    // id "", UNJOINED.
+    for static_member in [false, true] {
+        let mut cfg = config("A");
+        if static_member {
+            cfg.group_instance_id = Some("a-1".into());
+        }
+        let mut r = Rig::new(cfg);
+        r.stable();
+        r.c.close(r.now);
+        r.drain();
+        assert_eq!(r.has_sent("LeaveGroup"), !static_member);
+        if !static_member {
+            let Request::LeaveGroup(l) = r.take("LeaveGroup").1 else {
+                unreachable!()
+            };
+            assert_eq!(l.members[0].member_id, "m-1", "the LeaveGroup names the old id");
+        }
+        assert_eq!((r.c.generation(), r.c.member_id()), (-1, ""));
+        assert_eq!(r.c.member_state(), MemberState::Unjoined);
+        assert_eq!(r.c.client_state(), ClientState::Unjoined);
+        assert_eq!(r.c.lifecycle(), &Lifecycle::Closed);
+        assert!(r.saw(|e| matches!(
+            e,
+            ClientEvent::GenerationReset {
+                member_id_kept: false,
+                ..
+            }
+        )));
+        assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })));
+    }
+}
+
+#[test]
+fn closing_during_a_rebalance_loses_the_partitions() {
+    // onLeavePrepare: while a rebalance is in progress the partitions are reported lost, not
+    // revoked (a cooperative member still owns them while it rejoins).
+    let mut cfg = config("C1");
+    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
+    let mut r = Rig::new(cfg);
+    let (corr, _) = r.take("FindCoordinator");
+    r.respond(
+        corr,
+        Response::FindCoordinator(FindCoordinatorResponse {
+            error_code: ErrorCode::None,
+            node_id: NodeId(0),
+            partition: 0,
+        }),
+    );
+    let (corr, _) = r.take("JoinGroup");
+    r.respond(
+        corr,
+        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
+    );
+    r.join_ok(1, "m-1", "other");
+    r.sync_ok(&[0, 1]);
+    let (corr, _) = r.take("OffsetFetch");
+    r.respond(
+        corr,
+        Response::OffsetFetch(OffsetFetchResponse {
+            error_code: ErrorCode::None,
+            partitions: vec![],
+        }),
+    );
+    r.heartbeat_reply(ErrorCode::RebalanceInProgress);
+    r.advance(7_100);
+    assert_eq!(r.c.member_state(), MemberState::PreparingRebalance);
+    assert_eq!(r.c.owned().len(), 2);
+    r.events.clear();
+    r.c.close(r.now);
+    r.drain();
+    assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsLost { partitions } if partitions.len() == 2)));
+    assert!(!r.saw(|e| matches!(e, ClientEvent::PartitionsRevoked { .. })));
+    assert!(r.has_sent("LeaveGroup"));
+    assert_eq!((r.c.generation(), r.c.member_id()), (-1, ""));
+}

@@ -370,7 +370,8 @@ impl Consumer {
 
     /// Closes the consumer gracefully: the batch in progress is abandoned, processed offsets are
     /// committed, owned partitions revoked (`onPartitionsRevoked`), and a dynamic member sends
-    /// LeaveGroup (a static member sends nothing, KIP-345).
+    /// LeaveGroup (a static member sends nothing, KIP-345). Either way it then forgets its
+    /// generation and member id and is UNJOINED, as Kafka's `resetGenerationOnLeaveGroup` does.
     pub fn close(&mut self, now: SimTime) {
         if !self.lifecycle.is_running() {
             return;
@@ -381,9 +382,15 @@ impl Consumer {
         self.blocking_commit = None;
         self.join_commit = None;
         self.commit(now, CommitReason::OnClose);
+        // Kafka: `onLeavePrepare` reports the partitions lost, not revoked, when the generation was
+        // reset or a rebalance is in progress (they may already be someone else's).
         if !self.owned.is_empty() {
             let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
-            if self.generation_valid() {
+            let rebalancing = matches!(
+                self.state,
+                MemberState::PreparingRebalance | MemberState::CompletingRebalance
+            );
+            if self.generation_valid() && !rebalancing {
                 self.events
                     .push_back(ClientEvent::PartitionsRevoked { partitions: parts });
             } else {
@@ -392,7 +399,11 @@ impl Consumer {
             }
             self.drop_partitions_all();
         }
-        self.maybe_leave_group(now, "the consumer is being closed");
+        self.maybe_leave_group(
+            now,
+            "the consumer is being closed",
+            "left the group: the consumer is being closed",
+        );
         self.stop(Lifecycle::Closed);
         self.events.push_back(ClientEvent::Closed);
     }
@@ -919,27 +930,40 @@ impl Consumer {
             max_poll_interval_ms: self.cfg.max_poll_interval_ms,
             sends_leave_group: sends,
         });
-        self.maybe_leave_group(now, "consumer poll timeout has expired.");
-        self.reset_generation(false, "left the group after the poll timeout");
+        self.maybe_leave_group(
+            now,
+            "consumer poll timeout has expired.",
+            "left the group after the poll timeout",
+        );
     }
 
-    fn maybe_leave_group(&mut self, now: SimTime, reason: &str) {
-        if self.cfg.is_static()
-            || self.coordinator.is_none()
-            || self.member_id.is_empty()
-            || self.state == MemberState::Unjoined
-        {
-            return;
+    /// Kafka: `AbstractCoordinator.maybeLeaveGroup`. A dynamic member that is in the group sends
+    /// LeaveGroup (a static member never does, KIP-345); then every member resets its generation and
+    /// member id and becomes UNJOINED (`resetGenerationOnLeaveGroup`), whether it sent anything or
+    /// not. `reset_reason` is what the reset event says.
+    fn maybe_leave_group(&mut self, now: SimTime, reason: &str, reset_reason: &str) {
+        let sends = !self.cfg.is_static()
+            && self.coordinator.is_some()
+            && !self.member_id.is_empty()
+            && self.state != MemberState::Unjoined;
+        if sends {
+            let req = Request::LeaveGroup(LeaveGroupRequest {
+                group_id: self.cfg.group_id.clone(),
+                members: vec![MemberIdentity {
+                    member_id: self.member_id.clone(),
+                    group_instance_id: None,
+                    reason: Some(reason.into()),
+                }],
+            });
+            self.send(now, Api::LeaveGroup, req);
         }
-        let req = Request::LeaveGroup(LeaveGroupRequest {
-            group_id: self.cfg.group_id.clone(),
-            members: vec![MemberIdentity {
-                member_id: self.member_id.clone(),
-                group_instance_id: None,
-                reason: Some(reason.into()),
-            }],
-        });
-        self.send(now, Api::LeaveGroup, req);
+        // Nothing to reset for a consumer that never got a member id or a generation.
+        if self.generation != NO_GENERATION
+            || !self.member_id.is_empty()
+            || self.state != MemberState::Unjoined
+        {
+            self.reset_generation(false, reset_reason);
+        }
     }
 
     /// Kafka: `resetGenerationOnResponseError` / `resetStateAndRejoin`.
