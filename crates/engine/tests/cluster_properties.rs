@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use rebalance_engine::cluster::{ClusterConfig, ClusterEvent};
 use rebalance_engine::coordinator::CoordinatorConfig;
-use rebalance_engine::protocol::{NodeId, TopicPartition};
-use rebalance_engine::sim::{Action, SimEventKind, Simulation, WorldEvent};
+use rebalance_engine::protocol::{ErrorCode, NodeId, Response, TopicPartition};
+use rebalance_engine::sim::{Action, NetworkEvent, SimEventKind, Simulation, WorldEvent};
 use rebalance_engine::{
-    CommitMode, ConsumerConfig, EventKind, NetworkConfig, RecordBody, SimTime, Subscription,
+    CommitMode, ConsumerConfig, EventKind, NetworkConfig, Payload, RecordBody, SimTime, Subscription,
 };
 
 #[derive(Clone, Debug)]
@@ -159,6 +159,8 @@ struct Checker {
     /// Offsets the coordinator acknowledged: `(partition, committed offset)`.
     acked: BTreeSet<(TopicPartition, i64)>,
     failovers: u64,
+    /// The group partition's live leader, as the log tells it so far.
+    leader: Option<NodeId>,
 }
 
 impl Checker {
@@ -178,11 +180,45 @@ impl Checker {
                     }
                 }
                 SimEventKind::World {
-                    event:
-                        WorldEvent::Cluster {
-                            event: ClusterEvent::LeaderElected { .. },
-                        },
-                } => failover = true,
+                    event: WorldEvent::Cluster { event },
+                } => match event {
+                    ClusterEvent::LeaderElected { leader, .. } => {
+                        failover = true;
+                        self.leader = Some(*leader);
+                    }
+                    ClusterEvent::PartitionOffline { .. } => self.leader = None,
+                    ClusterEvent::BrokerCrashed { broker, .. } if self.leader == Some(*broker) => {
+                        self.leader = None
+                    }
+                    _ => {}
+                },
+                // A coordinator_failover: the partition has no leader until the broker reloads it.
+                SimEventKind::World {
+                    event: WorldEvent::CoordinatorUnloaded { .. },
+                } => self.leader = None,
+                SimEventKind::World {
+                    event: WorldEvent::CoordinatorLoaded { node, .. },
+                } => self.leader = Some(*node),
+                // Kafka's getCoordinator: a coordinator is named only if the partition has a live
+                // leader, and it is that leader; otherwise COORDINATOR_NOT_AVAILABLE.
+                SimEventKind::Network {
+                    event: NetworkEvent::Sent { message },
+                } => {
+                    if let Payload::Response(Response::FindCoordinator(r)) = &message.payload {
+                        let named = (r.error_code == ErrorCode::None).then_some(r.node_id);
+                        prop_assert!(
+                            named.is_none() || named == self.leader,
+                            "FindCoordinator from {} at {} named {:?} while the leader is {:?}",
+                            message.from,
+                            e.at,
+                            named,
+                            self.leader
+                        );
+                        if named.is_none() {
+                            prop_assert_eq!(r.error_code, ErrorCode::CoordinatorNotAvailable);
+                        }
+                    }
+                }
                 _ => {}
             }
         }
@@ -265,7 +301,8 @@ proptest! {
     #[test]
     fn random_fault_schedules_keep_replication_invariants(w in world()) {
         let mut sim = build(&w);
-        let mut c = Checker { seen: 0, last_hw: None, acked: BTreeSet::new(), failovers: 0 };
+        let leader = sim.offsets_partition().leader;
+        let mut c = Checker { seen: 0, last_hw: None, acked: BTreeSet::new(), failovers: 0, leader };
         while let Some(t) = sim.step() {
             c.check(&sim)?;
             if t >= SimTime(150_000) {
@@ -303,6 +340,7 @@ fn repeated_failovers_lose_no_acknowledged_commit() {
         last_hw: None,
         acked: BTreeSet::new(),
         failovers: 0,
+        leader: sim.offsets_partition().leader,
     };
     while let Some(t) = sim.step() {
         c.check(&sim).unwrap();

@@ -556,3 +556,71 @@ fn a_failover_scheduled_before_a_crash_does_not_reload_on_a_dead_broker() {
         .is_empty());
     assert_eq!(s.group_snapshot().unwrap().state, GroupState::Stable);
 }
+
+/// Every FindCoordinator response sent, with when and by whom.
+fn find_coordinator_answers(s: &Simulation) -> Vec<(SimTime, String, ErrorCode, NodeId)> {
+    s.log()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SimEventKind::Network {
+                event: NetworkEvent::Sent { message },
+            } => match &message.payload {
+                Payload::Response(Response::FindCoordinator(r)) => {
+                    Some((e.at, message.to.to_string(), r.error_code, r.node_id))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+// Kafka's getCoordinator (reference §3.1): while the group's partition has no leader, FindCoordinator
+// answers COORDINATOR_NOT_AVAILABLE. During a coordinator failover the broker that resigned the
+// partition used to be named anyway, and the clients bounced between it (NOT_COORDINATOR) and
+// FindCoordinator; now they back off until the partition is loaded again, then find it.
+#[test]
+fn find_coordinator_names_no_broker_while_the_partition_has_no_leader() {
+    let mut s = two(r#"{ "type": "coordinator_failover", "at_ms": 20000, "duration_ms": 3000 }"#);
+    s.run_to_end();
+    let answers = find_coordinator_answers(&s);
+    let window: Vec<_> = answers
+        .iter()
+        .filter(|(t, ..)| *t >= SimTime(20_000) && *t < SimTime(23_000))
+        .collect();
+    assert!(!window.is_empty(), "the consumers looked for the coordinator");
+    for (t, to, e, node) in &window {
+        assert_eq!(
+            (*e, *node),
+            (ErrorCode::CoordinatorNotAvailable, NodeId(-1)),
+            "FindCoordinator to {to} at {t}"
+        );
+    }
+    // After the reload, broker 0 is named again and both consumers carry on with it.
+    let after = answers
+        .iter()
+        .find(|(t, ..)| *t >= SimTime(23_000))
+        .expect("an answer after the reload");
+    assert_eq!((after.2, after.3), (ErrorCode::None, NodeId(0)));
+    for who in ["A", "B"] {
+        assert_eq!(s.consumer(who).unwrap().coordinator(), Some(NodeId(0)));
+        // Each consumer hears NOT_COORDINATOR once, from its first request after the unload;
+        // it is not sent back to broker 0 again before the reload.
+        let not_coordinator = client_events(&s, who)
+            .filter(|(e, ev)| {
+                e.at >= SimTime(20_000)
+                    && e.at < SimTime(23_000)
+                    && matches!(
+                        ev,
+                        ClientEvent::ErrorReceived {
+                            error: ErrorCode::NotCoordinator,
+                            ..
+                        }
+                    )
+            })
+            .count();
+        assert_eq!(not_coordinator, 1, "{who}");
+    }
+    let g = s.group_snapshot().unwrap();
+    assert_eq!((g.state, g.generation_id), (GroupState::Stable, 1));
+}

@@ -152,7 +152,8 @@ pub enum Action {
         network: NetworkConfig,
     },
     /// The group's `__consumer_offsets` partition loses its leader for a while, then the same broker
-    /// loads it again (a coordinator failover; clients see NOT_COORDINATOR and rediscover).
+    /// loads it again (a coordinator failover; clients see NOT_COORDINATOR, and FindCoordinator
+    /// answers COORDINATOR_NOT_AVAILABLE until the reload).
     CoordinatorFailover {
         /// How long the group has no coordinator.
         duration_ms: u64,
@@ -580,6 +581,7 @@ impl Simulation {
                             self.brokers[i]
                                 .coordinator
                                 .load_latest(t, partition, leo, &latest);
+                            self.tell_leader(partition, Some(node));
                             self.emit(SimEventKind::World {
                                 event: WorldEvent::CoordinatorLoaded { node, partition },
                             });
@@ -919,6 +921,8 @@ impl Simulation {
                 });
                 // Its log stays in its replica, from which the reload reads.
                 let _ = self.brokers[ci].coordinator.unload_shared(now, partition);
+                // Until then the partition has no leader to name (COORDINATOR_NOT_AVAILABLE).
+                self.tell_leader(partition, None);
                 self.pump_broker(ci);
                 self.scheduled.insert(
                     (now + SimDuration::from_millis(duration_ms), self.next_scheduled),
@@ -931,9 +935,7 @@ impl Simulation {
                 let Some(i) = self.broker_index(broker) else {
                     return;
                 };
-                self.brokers[i].coordinator =
-                    fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
-                self.brokers[i].coordinator.set_quiet(self.log_level == LogLevel::Off);
+                self.brokers[i].coordinator = self.fresh_broker_coordinator(broker);
                 self.cluster.restart(now, broker);
                 self.pump_cluster();
             }
@@ -995,8 +997,7 @@ impl Simulation {
             self.pump_broker(i);
         }
         // Whatever it had in memory is gone.
-        self.brokers[i].coordinator = fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
-        self.brokers[i].coordinator.set_quiet(self.log_level == LogLevel::Off);
+        self.brokers[i].coordinator = self.fresh_broker_coordinator(broker);
         if !graceful {
             self.crashed_at.insert(broker, now);
         }
@@ -1067,6 +1068,33 @@ impl Simulation {
                 _ => {}
             }
         }
+    }
+
+    /// A broker's coordinator as it (re)starts: no group loaded, the partition leaders as the
+    /// brokers' metadata has them.
+    fn fresh_broker_coordinator(&self, broker: NodeId) -> Coordinator {
+        let mut c = fresh_coordinator(&self.coordinator_config, broker, &self.cluster);
+        c.set_quiet(self.log_level == LogLevel::Off);
+        let p = self.cluster.group_partition();
+        c.set_partition_leader(p, self.advertised_group_leader());
+        c
+    }
+
+    /// The group partition's leader as FindCoordinator may name it: the cluster's leader, but none
+    /// while that broker's coordinator has resigned the partition (a `coordinator_failover` until
+    /// its reload): Kafka answers COORDINATOR_NOT_AVAILABLE while a partition has no live leader,
+    /// rather than naming a broker that would answer NOT_COORDINATOR.
+    fn advertised_group_leader(&self) -> Option<NodeId> {
+        let p = self.cluster.group_partition();
+        self.cluster.group_leader().filter(|l| {
+            self.broker_index(*l).is_some_and(|i| {
+                self.brokers[i]
+                    .coordinator
+                    .led_partitions()
+                    .iter()
+                    .any(|(q, _)| *q == p)
+            })
+        })
     }
 
     /// Every live coordinator learns a partition's leader (for FindCoordinator).
