@@ -16,7 +16,8 @@
 //!   and a log end offset (LEO, the offset of its *next* record). Followers fetch from the leader.
 //!   A fetch carries the follower's LEO; the leader records it, answers with the records the
 //!   follower lacks, and moves its high watermark (HW) to the smallest LEO it knows of over the ISR
-//!   (never backwards). So a record is replicated by one fetch and acknowledged by the next.
+//!   (never backwards, and not at all while the ISR is smaller than `min.insync.replicas`: Kafka's
+//!   `isUnderMinIsr` check). So a record is replicated by one fetch and acknowledged by the next.
 //!   With `replica_fetch_interval_ms` = 0 (the default) a fetch is Kafka's long poll: it is
 //!   answered as soon as the leader has data, and in-cluster round trips take no simulated time.
 //!   With a positive interval, or for a slowed broker, each follower fetches on that interval.
@@ -26,7 +27,9 @@
 //!   rejoins when a fetch shows its LEO at or past the leader's HW and the leader epoch's start.
 //! * **acks=all**: every coordinator append waits until the HW passes it, or fails after
 //!   `offsets.commit.timeout.ms` with `REQUEST_TIMED_OUT`; an append while the ISR is smaller than
-//!   `min.insync.replicas` is refused with `NOT_ENOUGH_REPLICAS` ([`Cluster::append_error`]).
+//!   `min.insync.replicas` is refused with `NOT_ENOUGH_REPLICAS` ([`Cluster::append_error`]), and
+//!   one made before the ISR shrank below it waits with the HW held and times out. The coordinator
+//!   maps both errors to `COORDINATOR_NOT_AVAILABLE` (reference §3.0).
 //! * **Failures** (the controller): a crashed broker leaves every ISR it was in (unless it was the
 //!   last member: Kafka keeps the last one so that no out-of-sync replica can take over). A
 //!   partition whose leader died gets the first replica, in assignment order, that is alive and in
@@ -651,11 +654,19 @@ impl Cluster {
     pub fn append_error(&self) -> Option<ErrorCode> {
         if self.group_leader().is_none() {
             Some(ErrorCode::NotLeaderOrFollower)
-        } else if (self.isr.len() as u32) < self.config.min_insync_replicas {
+        } else if self.is_under_min_isr() {
             Some(ErrorCode::NotEnoughReplicas)
         } else {
             None
         }
+    }
+
+    /// Whether the group partition's ISR is smaller than `min.insync.replicas` (Kafka:
+    /// `Partition.isUnderMinIsr`, with the effective minimum capped at the replica count). The
+    /// leader then refuses acks=all appends and does not move its high watermark.
+    pub fn is_under_min_isr(&self) -> bool {
+        let replicas = self.replicas(self.group_partition).len() as u32;
+        (self.isr.len() as u32) < self.config.min_insync_replicas.min(replicas)
     }
 
     /// Every broker, as the UI draws it.
@@ -906,12 +917,16 @@ impl Cluster {
         self.isr.sort_by_key(|b| order.iter().position(|x| x == b));
     }
 
-    /// Kafka: `maybeIncrementLeaderHW` — the smallest LEO over the ISR, never backwards. Appends
-    /// the HW now covers are no longer pending.
+    /// Kafka: `maybeIncrementLeaderHW` — the smallest LEO over the ISR, never backwards, and not at
+    /// all while the ISR is under `min.insync.replicas` (`isUnderMinIsr`). Appends the HW now
+    /// covers are no longer pending.
     fn maybe_advance_hw(&mut self) {
         let Some(leader) = self.group_leader() else {
             return;
         };
+        if self.is_under_min_isr() {
+            return;
+        }
         let mut hw = self.logs[&leader].leo();
         for b in &self.isr {
             if *b != leader {

@@ -624,3 +624,66 @@ fn find_coordinator_names_no_broker_while_the_partition_has_no_leader() {
     let g = s.group_snapshot().unwrap();
     assert_eq!((g.state, g.generation_id), (GroupState::Stable, 1));
 }
+
+// Kafka's leader does not move the high watermark while the ISR is smaller than
+// min.insync.replicas (`Partition.maybeIncrementLeaderHW` / `isUnderMinIsr`): a commit appended
+// while the ISR was full, whose followers then fall out of the ISR before fetching it, is never
+// acknowledged by the leader alone. It times out after offsets.commit.timeout.ms
+// (REQUEST_TIMED_OUT, which the coordinator maps to COORDINATOR_NOT_AVAILABLE), and later commits
+// are refused at once (NOT_ENOUGH_REPLICAS, mapped the same way).
+#[test]
+fn a_commit_is_not_acknowledged_by_an_isr_below_min_insync_replicas() {
+    let mut s = sim(r#"{
+      "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": 30000,
+      "cluster": { "min_insync_replicas": 2, "replica_lag_time_max_ms": 2000 },
+      "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
+      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
+                           "commit": { "mode": "manual", "every_batches": 1 } },
+      "consumers": [{ "name": "A" }],
+      "actions": [
+        { "type": "slow_broker", "at_ms": 10000, "broker": 1, "fetch_interval_ms": 60000 },
+        { "type": "slow_broker", "at_ms": 10000, "broker": 2, "fetch_interval_ms": 60000 }
+      ]
+    }"#);
+    s.run_until(SimTime(10_000));
+    let hw_at_slowdown = s.offsets_partition().high_watermark;
+    s.run_to_end();
+    // Both followers left the ISR (lagging), leaving the leader alone, under min.insync.replicas.
+    let p = s.offsets_partition();
+    assert_eq!(p.isr, vec![NodeId(0)]);
+    let shrunk_at = cluster_events(&s)
+        .into_iter()
+        .filter(|(_, e)| matches!(e, ClusterEvent::IsrShrunk { isr, .. } if isr.len() == 1))
+        .map(|(t, _)| t)
+        .next()
+        .expect("the ISR shrank to the leader");
+    assert!(
+        shrunk_at < SimTime(15_000),
+        "before the first waiting commit timed out"
+    );
+    // The HW did not move past what the followers had replicated.
+    assert!(
+        p.high_watermark <= hw_at_slowdown + 1,
+        "HW {} after {hw_at_slowdown}",
+        p.high_watermark
+    );
+    assert!(
+        p.replicas[0].log_end_offset > p.high_watermark,
+        "commits were appended"
+    );
+    // No commit was acknowledged after the slowdown; the waiting ones timed out.
+    let after: Vec<ErrorCode> = client_events(&s, "A")
+        .filter_map(|(e, c)| match c {
+            ClientEvent::CommitCompleted { error, .. } if e.at > SimTime(10_100) => Some(*error),
+            _ => None,
+        })
+        .collect();
+    assert!(!after.is_empty());
+    assert!(
+        after.iter().all(|e| *e == ErrorCode::CoordinatorNotAvailable),
+        "{after:?}"
+    );
+    assert!(cluster_events(&s)
+        .iter()
+        .any(|(_, e)| matches!(e, ClusterEvent::AppendTimedOut { .. })));
+}
