@@ -1,8 +1,9 @@
 //! Property tests on random broker fault schedules (native only: proptest needs an OS random
 //! source): the leader's high watermark never exceeds the LEO of an ISR member, never goes
-//! backwards within a leader epoch, no acknowledged commit is lost across failovers, every
-//! replica's index of the latest record per key agrees with a replay of its log, and nothing
-//! panics.
+//! backwards within a leader epoch, never moves while the ISR is under min.insync.replicas; no
+//! acknowledged commit is lost across failovers; every replica's index of the latest record per
+//! key agrees with a replay of its log; FindCoordinator names only the partition's live leader;
+//! and nothing panics.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -161,6 +162,8 @@ struct Checker {
     failovers: u64,
     /// The group partition's live leader, as the log tells it so far.
     leader: Option<NodeId>,
+    /// The group partition's ISR, as the log tells it so far.
+    isr: Vec<NodeId>,
 }
 
 impl Checker {
@@ -182,11 +185,27 @@ impl Checker {
                 SimEventKind::World {
                     event: WorldEvent::Cluster { event },
                 } => match event {
-                    ClusterEvent::LeaderElected { leader, .. } => {
+                    ClusterEvent::LeaderElected { leader, isr, .. } => {
                         failover = true;
                         self.leader = Some(*leader);
+                        self.isr = isr.clone();
                     }
                     ClusterEvent::PartitionOffline { .. } => self.leader = None,
+                    ClusterEvent::IsrShrunk { isr, .. } | ClusterEvent::IsrExpanded { isr, .. } => {
+                        self.isr = isr.clone()
+                    }
+                    // Kafka's isUnderMinIsr: the HW never moves while the ISR is smaller than
+                    // min.insync.replicas (capped at the replica count).
+                    ClusterEvent::HighWatermarkAdvanced { from, to, .. } => {
+                        let p = sim.offsets_partition();
+                        let min = (p.min_insync_replicas as usize).min(p.replicas.len());
+                        prop_assert!(
+                            self.isr.len() >= min,
+                            "HW {from} -> {to} at {} with ISR {:?} under min.insync.replicas {min}",
+                            e.at,
+                            self.isr
+                        );
+                    }
                     ClusterEvent::BrokerCrashed { broker, .. } if self.leader == Some(*broker) => {
                         self.leader = None
                     }
@@ -301,8 +320,8 @@ proptest! {
     #[test]
     fn random_fault_schedules_keep_replication_invariants(w in world()) {
         let mut sim = build(&w);
-        let leader = sim.offsets_partition().leader;
-        let mut c = Checker { seen: 0, last_hw: None, acked: BTreeSet::new(), failovers: 0, leader };
+        let (leader, isr) = (sim.offsets_partition().leader, sim.offsets_partition().isr);
+        let mut c = Checker { seen: 0, last_hw: None, acked: BTreeSet::new(), failovers: 0, leader, isr };
         while let Some(t) = sim.step() {
             c.check(&sim)?;
             if t >= SimTime(150_000) {
@@ -341,6 +360,7 @@ fn repeated_failovers_lose_no_acknowledged_commit() {
         acked: BTreeSet::new(),
         failovers: 0,
         leader: sim.offsets_partition().leader,
+        isr: sim.offsets_partition().isr,
     };
     while let Some(t) = sim.step() {
         c.check(&sim).unwrap();
