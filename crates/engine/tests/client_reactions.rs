@@ -23,6 +23,21 @@ fn config(name: &str) -> ConsumerConfig {
     c
 }
 
+/// A cooperative-sticky consumer (§8.3).
+fn cooperative_config(name: &str) -> ConsumerConfig {
+    let mut c = config(name);
+    c.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
+    c
+}
+
+/// A listener that commits in onPartitionsRevoked (commitSync); otherwise manual commits every 4
+/// batches.
+fn committing_in_revoke(mut c: ConsumerConfig) -> ConsumerConfig {
+    c.commit = CommitMode::Manual { every_batches: 4 };
+    c.commit_in_revoke = true;
+    c
+}
+
 impl Rig {
     fn new(cfg: ConsumerConfig) -> Self {
         let mut topics = Topics::new();
@@ -135,8 +150,8 @@ impl Rig {
         );
     }
 
-    /// FindCoordinator, the two-step JoinGroup, SyncGroup and OffsetFetch: Stable, processing.
-    fn stable(&mut self) {
+    /// Answers the FindCoordinator: broker 0 coordinates the group.
+    fn found_coordinator(&mut self) {
         let (corr, _) = self.take("FindCoordinator");
         self.respond(
             corr,
@@ -146,23 +161,28 @@ impl Rig {
                 partition: 0,
             }),
         );
+    }
+
+    /// Answers the pending JoinGroup with error `e` and member id `member`.
+    fn join_error(&mut self, e: ErrorCode, member: &str) {
         let (corr, _) = self.take("JoinGroup");
-        self.respond(
-            corr,
-            Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-        );
-        self.join_ok(1, "m-1", "m-1");
-        self.sync_ok(&[0, 1, 2]);
+        self.respond(corr, Response::JoinGroup(JoinGroupResponse::error(e, member)));
+    }
+
+    /// Answers the OffsetFetch: `committed[p]` is the committed offset of t-p.
+    fn offsets_fetched(&mut self, committed: &[i64]) {
         let (corr, _) = self.take("OffsetFetch");
         self.respond(
             corr,
             Response::OffsetFetch(OffsetFetchResponse {
                 error_code: ErrorCode::None,
-                partitions: (0..3)
-                    .map(|p| OffsetFetchPartition {
+                partitions: committed
+                    .iter()
+                    .zip(0..)
+                    .map(|(offset, p)| OffsetFetchPartition {
                         topic: "t".into(),
                         partition: p,
-                        committed_offset: -1,
+                        committed_offset: *offset,
                         committed_leader_epoch: -1,
                         metadata: String::new(),
                         error_code: ErrorCode::None,
@@ -170,6 +190,22 @@ impl Rig {
                     .collect(),
             }),
         );
+    }
+
+    /// FindCoordinator, the two-step JoinGroup (member `m-1`, generation 1, `leader` leading),
+    /// SyncGroup assigning `partitions` of t, and OffsetFetch answering `committed`.
+    fn join_group(&mut self, leader: &str, partitions: &[i32], committed: &[i64]) {
+        self.found_coordinator();
+        self.join_error(ErrorCode::MemberIdRequired, "m-1");
+        self.join_ok(1, "m-1", leader);
+        self.sync_ok(partitions);
+        self.offsets_fetched(committed);
+    }
+
+    /// The member leads its own group of one and owns t-0..2, nothing committed: Stable,
+    /// processing; what was sent and seen so far is cleared.
+    fn stable(&mut self) {
+        self.join_group("m-1", &[0, 1, 2], &[-1, -1, -1]);
         assert_eq!(self.c.member_state(), MemberState::Stable);
         assert!(self.c.processing().is_some());
         self.sent.clear();
@@ -205,15 +241,7 @@ impl Rig {
 fn member_id_required_stores_the_id_and_rejoins_at_once() {
     // §8.1 / KIP-394: MEMBER_ID_REQUIRED → store the returned id (generation -1), rejoin immediately.
     let mut r = Rig::new(config("A"));
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
+    r.found_coordinator();
     let first = r.last_join();
     assert_eq!(first.member_id, "");
     r.respond(
@@ -336,17 +364,8 @@ fn join_group_fatal_errors_stop_the_consumer() {
         ErrorCode::GroupMaxSizeReached,
     ] {
         let mut r = Rig::new(config("A"));
-        let (corr, _) = r.take("FindCoordinator");
-        r.respond(
-            corr,
-            Response::FindCoordinator(FindCoordinatorResponse {
-                error_code: ErrorCode::None,
-                node_id: NodeId(0),
-                partition: 0,
-            }),
-        );
-        let (corr, _) = r.take("JoinGroup");
-        r.respond(corr, Response::JoinGroup(JoinGroupResponse::error(e, "")));
+        r.found_coordinator();
+        r.join_error(e, "");
         match r.c.lifecycle() {
             Lifecycle::Failed { reason } => assert!(reason.contains(e.name()), "{reason}"),
             other => panic!("{e}: {other:?}"),
@@ -358,25 +377,9 @@ fn join_group_fatal_errors_stop_the_consumer() {
 fn join_group_rebalance_in_progress_and_load_in_progress_retry() {
     // §8.1: REBALANCE_IN_PROGRESS on JoinGroup → retry; COORDINATOR_LOAD_IN_PROGRESS → back off.
     let mut r = Rig::new(config("A"));
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::RebalanceInProgress, "")),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::CoordinatorLoadInProgress, "")),
-    );
+    r.found_coordinator();
+    r.join_error(ErrorCode::RebalanceInProgress, "");
+    r.join_error(ErrorCode::CoordinatorLoadInProgress, "");
     assert!(!r.has_sent("JoinGroup"), "backs off first");
     r.advance(100); // retry.backoff.ms
     assert!(r.has_sent("JoinGroup"));
@@ -392,20 +395,8 @@ fn sync_group_errors() {
         (ErrorCode::RebalanceInProgress, "m-1", 1),
     ] {
         let mut r = Rig::new(config("A"));
-        let (corr, _) = r.take("FindCoordinator");
-        r.respond(
-            corr,
-            Response::FindCoordinator(FindCoordinatorResponse {
-                error_code: ErrorCode::None,
-                node_id: NodeId(0),
-                partition: 0,
-            }),
-        );
-        let (corr, _) = r.take("JoinGroup");
-        r.respond(
-            corr,
-            Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-        );
+        r.found_coordinator();
+        r.join_error(ErrorCode::MemberIdRequired, "m-1");
         r.join_ok(1, "m-1", "m-1");
         let (corr, _) = r.take("SyncGroup");
         r.respond(corr, Response::SyncGroup(SyncGroupResponse::error(e)));
@@ -426,28 +417,29 @@ fn sync_group_errors() {
 fn offset_commit_errors() {
     // §8.1 OffsetCommit column: REBALANCE_IN_PROGRESS → request a rejoin, keep the generation;
     // ILLEGAL_GENERATION while stable → CommitFailed, reset generation, keep the member id.
-    let mut r = Rig::new(config("A"));
-    r.stable();
-    r.advance(10_000);
-    let (corr, _) = r.take("OffsetCommit");
-    let fail = |e| {
-        Response::OffsetCommit(OffsetCommitResponse {
-            partitions: vec![OffsetCommitPartitionResponse {
-                topic: "t".into(),
-                partition: 0,
-                error_code: e,
-            }],
-        })
+    // A stable member's first batch ends and its OffsetCommit (t-0) gets error `e`.
+    let commit_fails = |e| {
+        let mut r = Rig::new(config("A"));
+        r.stable();
+        r.advance(10_000);
+        let (corr, _) = r.take("OffsetCommit");
+        r.respond(
+            corr,
+            Response::OffsetCommit(OffsetCommitResponse {
+                partitions: vec![OffsetCommitPartitionResponse {
+                    topic: "t".into(),
+                    partition: 0,
+                    error_code: e,
+                }],
+            }),
+        );
+        r
     };
-    r.respond(corr, fail(ErrorCode::RebalanceInProgress));
+    let r = commit_fails(ErrorCode::RebalanceInProgress);
     assert!(r.c.rejoin_needed());
     assert_eq!(r.c.generation(), 1);
 
-    let mut r = Rig::new(config("A"));
-    r.stable();
-    r.advance(10_000);
-    let (corr, _) = r.take("OffsetCommit");
-    r.respond(corr, fail(ErrorCode::IllegalGeneration));
+    let r = commit_fails(ErrorCode::IllegalGeneration);
     assert_eq!((r.c.generation(), r.c.member_id()), (-1, "m-1"));
 }
 
@@ -477,42 +469,8 @@ fn poll_timeout_dynamic_sends_leave_group_static_does_not() {
 fn cooperative_keeps_owned_partitions_and_revokes_only_what_moves() {
     // §8.3: a cooperative member keeps its partitions while rejoining, sends them as owned, and
     // after SyncGroup revokes only owned − assigned, then requests a second rebalance.
-    let mut cfg = config("C1");
-    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
-    let mut r = Rig::new(cfg);
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-    );
-    r.join_ok(1, "m-1", "other"); // a follower
-    r.sync_ok(&[0, 1, 2]);
-    let (corr, _) = r.take("OffsetFetch");
-    r.respond(
-        corr,
-        Response::OffsetFetch(OffsetFetchResponse {
-            error_code: ErrorCode::None,
-            partitions: (0..3)
-                .map(|p| OffsetFetchPartition {
-                    topic: "t".into(),
-                    partition: p,
-                    committed_offset: 5,
-                    committed_leader_epoch: -1,
-                    metadata: String::new(),
-                    error_code: ErrorCode::None,
-                })
-                .collect(),
-        }),
-    );
+    let mut r = Rig::new(cooperative_config("C1"));
+    r.join_group("other", &[0, 1, 2], &[5, 5, 5]); // a follower
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
     r.advance(7_100);
     let j = r.peek_join();
@@ -538,41 +496,12 @@ fn cooperative_keeps_owned_partitions_and_revokes_only_what_moves() {
 fn a_reset_during_a_rebalance_loses_the_partitions_before_rejoining() {
     // §8.4: once the generation or member id is reset (here by JoinGroup UNKNOWN_MEMBER_ID during a
     // cooperative rebalance), the owned partitions are lost: the next JoinGroup claims none of them.
-    let mut cfg = config("C1");
-    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
-    let mut r = Rig::new(cfg);
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-    );
-    r.join_ok(1, "m-1", "other");
-    r.sync_ok(&[0, 1]);
-    let (corr, _) = r.take("OffsetFetch");
-    r.respond(
-        corr,
-        Response::OffsetFetch(OffsetFetchResponse {
-            error_code: ErrorCode::None,
-            partitions: vec![],
-        }),
-    );
+    let mut r = Rig::new(cooperative_config("C1"));
+    r.join_group("other", &[0, 1], &[]);
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
     r.advance(7_100);
     assert_eq!(r.peek_join().protocols[0].metadata.owned_partitions.len(), 2);
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::UnknownMemberId, "m-1")),
-    );
+    r.join_error(ErrorCode::UnknownMemberId, "m-1");
     assert!(r.saw(|e| matches!(e, ClientEvent::PartitionsLost { partitions } if partitions.len() == 2)));
     let j = r.last_join();
     assert_eq!(j.member_id, "");
@@ -616,10 +545,7 @@ fn eager_commit_in_revoke_keeps_the_member_revoking_until_the_commit_is_answered
     // §8.2: onJoinPrepare calls onPartitionsRevoked(all) before the JoinGroup. A listener that
     // commits there (commitSync) blocks the application thread until the OffsetCommit response:
     // the JoinGroup follows the commit, not the other way round.
-    let mut cfg = config("A");
-    cfg.commit = CommitMode::Manual { every_batches: 4 };
-    cfg.commit_in_revoke = true;
-    let mut r = Rig::new(cfg);
+    let mut r = Rig::new(committing_in_revoke(config("A")));
     r.stable();
     assert_eq!(r.c.client_state(), ClientState::Stable);
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
@@ -698,10 +624,7 @@ fn without_a_commit_to_wait_for_the_revocation_ends_at_once() {
 fn a_lost_commit_ends_the_revocation_too() {
     // The listener's commit times out (request.timeout.ms): the callback returns, the partitions
     // are dropped and the coordinator is rediscovered before the JoinGroup.
-    let mut cfg = config("A");
-    cfg.commit = CommitMode::Manual { every_batches: 4 };
-    cfg.commit_in_revoke = true;
-    let mut r = Rig::new(cfg);
+    let mut r = Rig::new(committing_in_revoke(config("A")));
     r.stable();
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
     r.advance(7_100);
@@ -729,44 +652,8 @@ fn cooperative_revocation_after_sync_waits_for_the_listeners_commit() {
     // §8.3 step 4: after SyncGroup, onJoinComplete revokes owned − assigned; with a committing
     // listener the member is revoking until the commit is answered, and only then requests the
     // second rebalance and calls onPartitionsAssigned.
-    let mut cfg = config("C1");
-    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
-    cfg.commit = CommitMode::Manual { every_batches: 4 };
-    cfg.commit_in_revoke = true;
-    let mut r = Rig::new(cfg);
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-    );
-    r.join_ok(1, "m-1", "other");
-    r.sync_ok(&[0, 1, 2]);
-    let (corr, _) = r.take("OffsetFetch");
-    r.respond(
-        corr,
-        Response::OffsetFetch(OffsetFetchResponse {
-            error_code: ErrorCode::None,
-            partitions: (0..3)
-                .map(|p| OffsetFetchPartition {
-                    topic: "t".into(),
-                    partition: p,
-                    committed_offset: 5,
-                    committed_leader_epoch: -1,
-                    metadata: String::new(),
-                    error_code: ErrorCode::None,
-                })
-                .collect(),
-        }),
-    );
+    let mut r = Rig::new(committing_in_revoke(cooperative_config("C1")));
+    r.join_group("other", &[0, 1, 2], &[5, 5, 5]);
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
     r.advance(7_100);
     r.join_ok(2, "m-1", "other");
@@ -878,33 +765,8 @@ fn close_leaves_the_group_and_forgets_generation_and_member_id() {
 fn closing_during_a_rebalance_loses_the_partitions() {
     // onLeavePrepare: while a rebalance is in progress the partitions are reported lost, not
     // revoked (a cooperative member still owns them while it rejoins).
-    let mut cfg = config("C1");
-    cfg.assignors = vec![rebalance_engine::assignor::Strategy::CooperativeSticky];
-    let mut r = Rig::new(cfg);
-    let (corr, _) = r.take("FindCoordinator");
-    r.respond(
-        corr,
-        Response::FindCoordinator(FindCoordinatorResponse {
-            error_code: ErrorCode::None,
-            node_id: NodeId(0),
-            partition: 0,
-        }),
-    );
-    let (corr, _) = r.take("JoinGroup");
-    r.respond(
-        corr,
-        Response::JoinGroup(JoinGroupResponse::error(ErrorCode::MemberIdRequired, "m-1")),
-    );
-    r.join_ok(1, "m-1", "other");
-    r.sync_ok(&[0, 1]);
-    let (corr, _) = r.take("OffsetFetch");
-    r.respond(
-        corr,
-        Response::OffsetFetch(OffsetFetchResponse {
-            error_code: ErrorCode::None,
-            partitions: vec![],
-        }),
-    );
+    let mut r = Rig::new(cooperative_config("C1"));
+    r.join_group("other", &[0, 1], &[]);
     r.heartbeat_reply(ErrorCode::RebalanceInProgress);
     r.advance(7_100);
     assert_eq!(r.c.member_state(), MemberState::PreparingRebalance);
