@@ -3,7 +3,7 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
-    LessonPanel, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
+    LessonPanel, ReplicationPanel, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -170,6 +170,7 @@ pub fn App() -> Html {
                         <div class="app-col app-col-side">
                             <GroupPanel />
                             if *settled {
+                                <ReplicationPanel />
                                 <LessonPanel />
                                 <Inspector />
                                 <EventLog />

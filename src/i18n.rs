@@ -372,6 +372,58 @@ pub struct TopicStrings {
     pub cluster: &'static str,
 }
 
+/// The replication panel: the group's `__consumer_offsets` partition, its replicas, HW and ISR.
+pub struct ReplicationStrings {
+    /// "Replication: {partition}".
+    pub heading: &'static str,
+    /// The table's caption: "Replicas of {partition}".
+    pub table: &'static str,
+    /// What the panel shows, in two sentences.
+    pub intro: &'static str,
+    /// "Leader" caption.
+    pub leader: &'static str,
+    /// "{broker}, leader epoch {epoch}".
+    pub leader_is: &'static str,
+    /// No leader.
+    pub offline: &'static str,
+    /// "High watermark (HW)".
+    pub hw: &'static str,
+    /// "In-sync replicas (ISR)".
+    pub isr: &'static str,
+    /// `min.insync.replicas`.
+    pub min_isr: &'static str,
+    /// Appends waiting for the HW.
+    pub pending: &'static str,
+    /// Column: broker.
+    pub col_broker: &'static str,
+    /// Column: role.
+    pub col_role: &'static str,
+    /// Column: log end offset.
+    pub col_leo: &'static str,
+    /// Column: ISR membership.
+    pub col_isr: &'static str,
+    /// The leader's role.
+    pub role_leader: &'static str,
+    /// A follower's role.
+    pub role_follower: &'static str,
+    /// A replica whose broker is down.
+    pub down: &'static str,
+    /// In the ISR.
+    pub in_isr: &'static str,
+    /// Out of the ISR.
+    pub out_isr: &'static str,
+    /// "slow: fetches every {s} s".
+    pub slowed: &'static str,
+    /// The button's text: "Slow down".
+    pub slow: &'static str,
+    /// The button's accessible name: "Slow down broker {n}".
+    pub slow_label: &'static str,
+    /// What the slow fault does ({every} and {for} in seconds).
+    pub slow_hint: &'static str,
+    /// What the bars show.
+    pub bar_legend: &'static str,
+}
+
 /// The inspector.
 pub struct InspectorStrings {
     /// Heading.
@@ -737,6 +789,8 @@ pub struct Strings {
     pub form: FormStrings,
     /// Topics.
     pub topics: TopicStrings,
+    /// The replication panel (the group's `__consumer_offsets` partition).
+    pub replication: ReplicationStrings,
     /// The inspector.
     pub inspector: InspectorStrings,
     /// The event log.

@@ -154,6 +154,16 @@ pub fn action_spec(at: SimTime, action: &Action) -> Option<ActionSpec> {
             at_ms,
             broker: broker.0,
         },
+        Action::SlowBroker {
+            broker,
+            fetch_interval_ms,
+            duration_ms,
+        } => ActionSpec::SlowBroker {
+            at_ms,
+            broker: broker.0,
+            fetch_interval_ms,
+            duration_ms,
+        },
         // Actions the playground never applies from its controls.
         #[allow(unreachable_patterns)]
         _ => return None,

@@ -73,10 +73,19 @@ pub enum Command {
     CrashBroker(NodeId),
     /// A crashed broker starts again.
     RestartBroker(NodeId),
+    /// A broker's followers fetch only every [`SLOW_FETCH_MS`], for [`SLOW_FOR_MS`] (a slow
+    /// follower: it falls out of the ISR after `replica.lag.time.max.ms`).
+    SlowBroker(NodeId),
 }
 
 /// How long a coordinator failover lasts.
 pub const FAILOVER_MS: u64 = 5_000;
+
+/// A slowed broker's fetch interval: longer than `replica.lag.time.max.ms` (30 s).
+pub const SLOW_FETCH_MS: u64 = 40_000;
+
+/// How long a broker stays slow.
+pub const SLOW_FOR_MS: u64 = 60_000;
 
 /// Virtual time between two snapshots of a session at first. A 30-minute session of 20 consumers
 /// keeps 61 of them, about 12 MB (the log of the same session is about 60 MB); restoring one and
@@ -578,6 +587,11 @@ impl World {
                 graceful: false,
             },
             Command::RestartBroker(broker) => Action::RestartBroker { broker },
+            Command::SlowBroker(broker) => Action::SlowBroker {
+                broker,
+                fetch_interval_ms: SLOW_FETCH_MS,
+                duration_ms: Some(SLOW_FOR_MS),
+            },
         };
         let now = self.sim.now();
         // The recorded log aside: the action's events follow the shown time's.

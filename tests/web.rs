@@ -1,7 +1,9 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{ConsumerList, GroupPanel, GroupStateId, Inspector, StateDiagram};
+use rebalance_playground::components::{
+    ConsumerList, GroupPanel, GroupStateId, Inspector, ReplicationPanel, StateDiagram,
+};
 use rebalance_playground::i18n::Lang;
 use rebalance_playground::state::{Change, Playground, PlaygroundContext};
 use rebalance_playground::world::{default_consumer, Command};
@@ -522,4 +524,141 @@ async fn a_revoking_consumer_says_so_with_a_word_an_icon_and_its_partitions() {
         app.destroy();
         root.remove();
     }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The replication panel: the group's __consumer_offsets partition, live.
+// ------------------------------------------------------------------------------------------------
+
+thread_local! {
+    /// The playground of the component under test, for the test to drive.
+    static HANDLE: std::cell::RefCell<Option<PlaygroundContext>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The replication panel over a paused playground with one consumer (auto-committing every 5 s);
+/// the test advances its world and refreshes it through [`HANDLE`].
+#[component]
+fn ReplicationIn(props: &CardsProps) -> Html {
+    let pg = use_reducer(|| Playground::new(5, false));
+    {
+        let pg = pg.clone();
+        use_effect_with((), move |_| {
+            pg.world
+                .borrow_mut()
+                .apply(Command::AddConsumer(Box::new(default_consumer("C1"))))
+                .unwrap();
+            HANDLE.with(|h| *h.borrow_mut() = Some(pg.clone()));
+            pg.dispatch(Change::Refresh);
+        });
+    }
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <ReplicationPanel />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
+}
+
+async fn advance(ms: u64) {
+    let pg = HANDLE.with(|h| h.borrow().clone()).expect("the panel is mounted");
+    {
+        let mut w = pg.world.borrow_mut();
+        for _ in 0..ms / 100 {
+            w.advance(100.0);
+        }
+    }
+    pg.dispatch(Change::Refresh);
+    yew::scheduler::flush().await;
+}
+
+fn number(root: &Element, selector: &str) -> u64 {
+    text_of(root, selector)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{selector} is not a number"))
+}
+
+#[wasm_bindgen_test]
+async fn the_replication_panel_follows_commits_and_a_slow_follower_leaving_the_isr() {
+    let root = mount_point();
+    let app =
+        yew::Renderer::<ReplicationIn>::with_root_and_props(root.clone(), CardsProps { lang: Lang::En })
+            .render();
+    yew::scheduler::flush().await;
+    advance(10_000).await;
+    let heading = text_of(&root, "#replication-heading");
+    assert_eq!(heading, "Replication: __consumer_offsets-30");
+    let rows = all(&root, "[data-testid^=replica-]");
+    assert_eq!(rows.len(), 3, "replication factor 3");
+    let leader_rows: Vec<&Element> = rows
+        .iter()
+        .filter(|r| r.text_content().unwrap_or_default().contains("leader"))
+        .collect();
+    assert_eq!(leader_rows.len(), 1, "one leader, marked in words");
+    for r in &rows {
+        assert_eq!(text_of(r, "[data-testid=in-isr]").trim(), "✓ in the ISR");
+    }
+    let hw = number(&root, "[data-testid=hw]");
+    let leo = number(leader_rows[0], "[data-testid=leo]");
+    assert!(hw > 0 && leo >= hw, "hw {hw}, leader's LEO {leo}");
+
+    // Auto-commits append records: the leader's LEO and then the HW move on.
+    advance(12_000).await;
+    assert!(number(&root, "[data-testid=hw]") > hw, "the HW advanced");
+    assert!(
+        number(leader_rows[0], "[data-testid=leo]") > leo,
+        "the leader's LEO advanced"
+    );
+
+    // Slow a follower: after replica.lag.time.max.ms it is out of the ISR, said in words.
+    let follower = rows
+        .iter()
+        .find(|r| !r.text_content().unwrap_or_default().contains("leader"))
+        .unwrap()
+        .clone();
+    let slow = all(&follower, "button")
+        .into_iter()
+        .find(|b| {
+            b.get_attribute("aria-label")
+                .unwrap_or_default()
+                .starts_with("Slow down broker")
+        })
+        .expect("a follower can be slowed")
+        .dyn_into::<HtmlElement>()
+        .unwrap();
+    slow.click();
+    yew::scheduler::flush().await;
+    assert!(text_of(&follower, "td").contains("slow: fetches every 40 s"));
+    advance(50_000).await;
+    let isr = follower.query_selector("[data-testid=in-isr]").unwrap().unwrap();
+    assert_eq!(isr.get_attribute("data-in-sync").as_deref(), Some("false"));
+    assert_eq!(isr.text_content().unwrap_or_default().trim(), "✗ out of the ISR");
+    assert_eq!(
+        text_of(&root, "[data-testid=isr]").matches(',').count(),
+        1,
+        "two replicas left in the ISR"
+    );
+    app.destroy();
+    root.remove();
+    HANDLE.with(|h| h.borrow_mut().take());
+}
+
+#[wasm_bindgen_test]
+async fn the_replication_panel_speaks_chinese() {
+    let root = mount_point();
+    let app =
+        yew::Renderer::<ReplicationIn>::with_root_and_props(root.clone(), CardsProps { lang: Lang::Zh })
+            .render();
+    yew::scheduler::flush().await;
+    advance(5_000).await;
+    assert_eq!(
+        text_of(&root, "#replication-heading"),
+        "副本复制：__consumer_offsets-30"
+    );
+    assert!(text_of(&root, ".replication-table").contains("在 ISR 中"));
+    assert!(text_of(&root, ".replication-facts").contains("高水位（HW）"));
+    app.destroy();
+    root.remove();
+    HANDLE.with(|h| h.borrow_mut().take());
 }

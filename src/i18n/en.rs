@@ -4,6 +4,9 @@ use super::{
     Strings, TopicStrings, Words,
 };
 
+// The replication panel's strings (kept apart from the list above).
+use super::ReplicationStrings;
+
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
     tagline: "Watch a Kafka consumer group rebalance, one protocol message at a time.",
@@ -196,6 +199,37 @@ pub(super) const STRINGS: Strings = Strings {
         crash_hint: "A crashed broker answers nothing. If it led the group's __consumer_offsets partition, \
                      another in-sync replica becomes leader and the group's coordinator moves there.",
         cluster: "Brokers",
+    },
+    replication: ReplicationStrings {
+        heading: "Replication: {partition}",
+        table: "Replicas of {partition}",
+        intro: "The group's offsets and membership are records in this partition. Its leader, the group \
+                coordinator, appends every commit and the followers fetch from it. The high watermark (HW) \
+                is how far every in-sync replica has copied: an OffsetCommit is answered only once the HW \
+                has passed its record.",
+        leader: "Leader",
+        leader_is: "{broker}, leader epoch {epoch}",
+        offline: "none: the partition is offline",
+        hw: "High watermark (HW)",
+        isr: "In-sync replicas (ISR)",
+        min_isr: "min.insync.replicas",
+        pending: "Appends waiting for the HW",
+        col_broker: "Broker",
+        col_role: "Role",
+        col_leo: "Log end offset (LEO)",
+        col_isr: "ISR",
+        role_leader: "leader",
+        role_follower: "follower",
+        down: "down",
+        in_isr: "in the ISR",
+        out_isr: "out of the ISR",
+        slowed: "slow: fetches every {s} s",
+        slow: "Slow down",
+        slow_label: "Slow down broker {n}",
+        slow_hint: "Slowing a follower makes it fetch only every {every} s, for {for} s. While it is still in \
+                    the ISR the HW waits for it and commits time out; once it has lagged for \
+                    replica.lag.time.max.ms (30 s) it leaves the ISR, and it rejoins when it has caught up.",
+        bar_legend: "Each bar is a replica's log, as long as its LEO; the dark line marks the HW.",
     },
     inspector: InspectorStrings {
         heading: "Inspector",

@@ -6,6 +6,9 @@ use super::{
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
+// The replication panel's strings (kept apart from the list above).
+use super::ReplicationStrings;
+
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
     tagline: "逐条协议消息，看清 Kafka 消费者组如何重平衡。",
@@ -189,6 +192,35 @@ pub(super) const STRINGS: Strings = Strings {
         crash_hint: "崩溃的 broker 不回复任何请求。如果它是该组 __consumer_offsets 分区的 leader，另一个同步副本会成为 \
                      leader，消费者组的协调者也随之迁移过去。",
         cluster: "Broker",
+    },
+    replication: ReplicationStrings {
+        heading: "副本复制：{partition}",
+        table: "{partition} 的副本",
+        intro: "消费者组的位移和成员信息都是这个分区里的记录。它的 Leader 副本（也就是组协调者）追加每一次提交，\
+                Follower 副本从 Leader 拉取。高水位（HW）是所有同步副本都已复制到的位置：只有 HW 越过了某条\
+                提交记录，对应的 OffsetCommit 才会得到响应。",
+        leader: "Leader 副本",
+        leader_is: "{broker}，leader epoch {epoch}",
+        offline: "无：分区离线",
+        hw: "高水位（HW）",
+        isr: "同步副本集（ISR）",
+        min_isr: "min.insync.replicas",
+        pending: "等待 HW 的追加",
+        col_broker: "Broker",
+        col_role: "角色",
+        col_leo: "日志末端位移（LEO）",
+        col_isr: "ISR",
+        role_leader: "Leader",
+        role_follower: "Follower",
+        down: "已宕机",
+        in_isr: "在 ISR 中",
+        out_isr: "不在 ISR 中",
+        slowed: "变慢：每 {s} 秒拉取一次",
+        slow: "变慢",
+        slow_label: "让 broker {n} 变慢",
+        slow_hint: "让 Follower 变慢：它每 {every} 秒才拉取一次，持续 {for} 秒。它还在 ISR 中时，HW 要等它，\
+                    提交会超时；落后满 replica.lag.time.max.ms（30 秒）后它被移出 ISR，追上之后再重新加入。",
+        bar_legend: "每根条表示一个副本的日志，长度对应它的 LEO；深色竖线标出 HW。",
     },
     inspector: InspectorStrings {
         heading: "详情",

@@ -2,8 +2,9 @@
 // languages. Every check waits for a visible condition with a timeout; nothing sleeps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import {
-  serveDist, launchBrowser, openPage, screenshot, setSpeed, waitForText, addConsumers, leaderName,
+  serveDist, launchBrowser, openPage, screenshot, setSpeed, waitForText, addConsumers, leaderName, SHOTS,
 } from './harness.mjs';
 
 let server;
@@ -194,6 +195,79 @@ test('crashing the coordinator broker moves the coordinator; the group finds it 
   await screenshot(page, 'coordinator-crashed');
   await page.getByRole('button', { name: `Restart ${before}` }).click();
   await page.getByRole('button', { name: `Crash ${before}` }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the replication panel shows each replica\'s LEO and the HW, and both move with commits', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 1);
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  const panel = page.getByRole('region', { name: 'Replication: __consumer_offsets-30' });
+  const replicas = panel.getByRole('table', { name: 'Replicas of __consumer_offsets-30' });
+  assert.equal(await replicas.getByRole('row').count(), 4, 'a header row and three replicas');
+  const leader = replicas.getByRole('row').filter({ hasText: 'leader' });
+  assert.equal(await leader.count(), 1, 'one leader, said in words');
+  assert.equal(await replicas.getByRole('row').filter({ hasText: 'in the ISR' }).count(), 3);
+  const hw = async () => Number(await panel.getByTestId('hw').textContent());
+  const leos = async () => (await replicas.getByTestId('leo').allTextContents()).map(Number);
+  const hw0 = await hw();
+  const leo0 = await leos();
+  assert.equal(leo0.length, 3);
+  // Auto-commits every 5 s (virtual) append records: the leader's LEO grows, the followers fetch,
+  // and the HW follows.
+  await page.waitForFunction(
+    ([h, l]) => {
+      const hwNow = Number(document.querySelector('[data-testid=hw]').textContent);
+      const leoNow = [...document.querySelectorAll('[data-testid=leo]')].map((e) => Number(e.textContent));
+      return hwNow > h && leoNow.every((x, i) => x > l[i]);
+    },
+    [hw0, leo0],
+    { timeout: 30_000 },
+  );
+  assert.ok((await hw()) > hw0);
+  for (const [i, leo] of (await leos()).entries()) assert.ok(leo >= (await hw()) || leo > leo0[i], `replica ${i}: LEO ${leo}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a consumer giving its partitions up says "revoking"; a slowed follower leaves the ISR', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { viewport: { width: 1280, height: 1000 } });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 1);
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  // Let C1 process a few batches, so that its auto-commit before the rebalance has work to do.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').dataset.ms) > 20_000, null, { timeout: 30_000 });
+  // Slow one follower of __consumer_offsets-30 first: commits then wait for it until it leaves the ISR.
+  const panel = page.getByRole('region', { name: 'Replication: __consumer_offsets-30' });
+  await panel.getByRole('button', { name: /^Slow down broker \d$/ }).first().click();
+  await waitForText(panel.getByRole('row'), /slow: fetches every 40 s/);
+  await waitForText(panel.getByRole('row'), /out of the ISR/, 60_000);
+  // A second consumer: the group rebalances. C1 hears of it with its next heartbeat and, at the end
+  // of its batch, starts its eager rebalance with the auto-commit, its partitions pending
+  // revocation. Paused, step by step until then.
+  const toolbar = page.getByRole('toolbar');
+  await toolbar.getByRole('button', { name: 'Pause' }).click();
+  await addConsumers(page, 1);
+  const c1 = page.getByRole('article', { name: 'C1', exact: true });
+  const revoking = c1.locator('[data-testid=client-state][data-state=revoking]');
+  for (let i = 0; i < 2000 && !(await revoking.count()); i++) {
+    await page.keyboard.press('.');
+  }
+  await revoking.waitFor({ timeout: 5_000 });
+  assert.equal((await c1.getByTestId('client-state').textContent()).trim(), 'revoking');
+  assert.match(await c1.getByTestId('revoking').textContent(), /Revoking.*test_topic-0/);
+  await screenshot(page, 'revoking-and-replication');
+  // Close-ups of the two parts, to look at them at full size.
+  await panel.screenshot({ path: join(SHOTS, 'replication-panel.png') });
+  await c1.screenshot({ path: join(SHOTS, 'revoking-card.png') });
+  await page.getByRole('button', { name: '中文' }).click();
+  assert.equal((await c1.getByTestId('client-state').textContent()).trim(), '撤销中');
+  await page.getByRole('region', { name: '副本复制：__consumer_offsets-30' }).getByText('不在 ISR 中').waitFor();
+  await screenshot(page, 'revoking-and-replication-zh');
   assert.deepEqual(errors, []);
   await context.close();
 });
