@@ -1,6 +1,8 @@
 //! The consumer's reactions to every response of the classic protocol (reference §8.1, Kafka's
 //! `AbstractCoordinator` / `ConsumerCoordinator`), driven sans-IO: the test plays the broker.
 
+mod common;
+
 use rebalance_engine::client::{
     ClientOutput, ClientState, CommitMode, CommitReason, Consumer, ConsumerConfig, Lifecycle, MemberState,
 };
@@ -704,12 +706,8 @@ fn the_consumer_view_shows_the_revocation_of_the_commit_in_revoke_story() {
     // scenarios/rebalance-with-commit-in-revoke.json: A's listener commits in onPartitionsRevoked
     // at 33.050 s; the answer arrives at 33.060 s. In between, the view the UI draws says revoking,
     // with the three partitions still listed; then A joins.
-    use rebalance_engine::{Scenario, Simulation};
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../scenarios/rebalance-with-commit-in-revoke.json"
-    );
-    let scenario = Scenario::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    use rebalance_engine::Simulation;
+    let scenario = common::sim::scenario_file("scenarios/rebalance-with-commit-in-revoke.json");
     let mut sim = Simulation::new(&scenario).unwrap();
     let a = |sim: &Simulation| sim.consumers().into_iter().find(|c| c.name == "A").unwrap();
     sim.run_until(SimTime(33_049));

@@ -2,36 +2,17 @@
 //! CompletingRebalance, a follower leaving and rejoining the ISR, every ISR replica down (no unclean
 //! election), and which committed offsets survive a failover.
 
+mod common;
+
+use common::sim::{client_events, cluster_events};
 use rebalance_engine::cluster::{ClusterEvent, IsrShrinkReason};
 use rebalance_engine::protocol::{ErrorCode, GroupState, NodeId, Response, TopicPartition};
-use rebalance_engine::sim::{Action, NetworkEvent, SimEvent, SimEventKind, WorldEvent};
+use rebalance_engine::sim::{Action, NetworkEvent, SimEventKind};
 use rebalance_engine::{ClientEvent, EventKind, MemberState, Payload, Scenario, SimTime, Simulation};
 
 fn sim(json: &str) -> Simulation {
     let s = Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"));
     Simulation::new(&s).unwrap()
-}
-
-fn cluster_events(sim: &Simulation) -> Vec<(SimTime, ClusterEvent)> {
-    sim.log()
-        .iter()
-        .filter_map(|e| match &e.kind {
-            SimEventKind::World {
-                event: WorldEvent::Cluster { event },
-            } => Some((e.at, event.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn client_events<'a>(
-    sim: &'a Simulation,
-    who: &'a str,
-) -> impl Iterator<Item = (&'a SimEvent, &'a ClientEvent)> {
-    sim.log().iter().filter_map(move |e| match &e.kind {
-        SimEventKind::Client { consumer, event } if consumer == who => Some((e, event)),
-        _ => None,
-    })
 }
 
 /// Two consumers on a 4-partition topic, stable long before 20 s.

@@ -7,22 +7,18 @@ mod common;
 use common::*;
 use rebalance_engine::protocol::*;
 
-/// Two static members `i1` (the leader) and `i2`, Stable at generation 1. Returns their ids.
-fn static_pair(h: &mut Harness) -> (String, String) {
-    let ta = h.join(1, join_req("").instance("i1"));
-    let tb = h.join(2, join_req("").instance("i2"));
-    h.run_join_phase();
-    let a = h.join_resp(ta).member_id;
-    let b = h.join_resp(tb).member_id;
-    h.sync(2, &b, 1, vec![]);
-    h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
-    h.inbox.clear();
-    assert_eq!(h.state(), GroupState::Stable);
-    (a, b)
-}
-
 fn member(h: &Harness, id: &str) -> Option<rebalance_engine::MemberSnapshot> {
     h.snapshot().members.into_iter().find(|m| m.member_id == id)
+}
+
+/// The member id static instance `instance` has now.
+fn member_of_instance(h: &Harness, instance: &str) -> String {
+    h.snapshot()
+        .members
+        .into_iter()
+        .find(|m| m.group_instance_id.as_deref() == Some(instance))
+        .expect("a member with that instance id")
+        .member_id
 }
 
 /// The response Kafka gives when the replacement is undone: the mapped error, no member id, and
@@ -46,8 +42,8 @@ fn assert_reverted_response(r: &JoinGroupResponse, leader: &str) {
 #[test]
 fn a_static_replacement_whose_record_cannot_be_written_is_undone() {
     let mut h = Harness::new();
-    let (a, b) = static_pair(&mut h);
-    let p = h.coord.partition_for(G);
+    let (a, b) = h.static_pair();
+    let p = h.partition();
     // The ISR is below min.insync.replicas: every append is refused before anything is written.
     h.coord.set_append_error(p, Some(ErrorCode::NotEnoughReplicas));
     let before = h.coord.log(p).unwrap().len();
@@ -72,10 +68,7 @@ fn a_static_replacement_whose_record_cannot_be_written_is_undone() {
     assert_eq!(h.heartbeat_static(1, &a, Some("i1"), 1), ErrorCode::None);
     // Its session timer runs under the old id, from the revert.
     let (deadline, _) = m.session_deadline.expect("a session timer");
-    assert_eq!(
-        deadline,
-        h.now + rebalance_engine::SimDuration::from_millis(SESSION_MS as u64)
-    );
+    assert_eq!(deadline, h.now + SESSION);
 
     // Once appends work again, the instance rejoins with its old id, as Kafka's test does (the
     // leader's JoinGroup starts a rebalance), and the next generation forms around it.
@@ -99,30 +92,21 @@ fn a_static_replacement_whose_record_cannot_be_written_is_undone() {
 #[test]
 fn a_static_replacement_whose_record_is_not_replicated_in_time_is_undone() {
     let mut h = Harness::new();
-    let (a, b) = static_pair(&mut h);
-    let p = h.coord.partition_for(G);
+    let (a, b) = h.static_pair();
     h.coord.set_await_replication(true);
 
     // The follower bounces.
     let t = h.join(3, join_req("").instance("i2"));
     assert!(!h.answered(t), "the answer waits for the record to be replicated");
-    let new_id = h
-        .snapshot()
-        .members
-        .into_iter()
-        .find(|m| m.group_instance_id.as_deref() == Some("i2"))
-        .unwrap()
-        .member_id;
+    let new_id = member_of_instance(&h, "i2");
     assert_ne!(new_id, b);
     let waiting = h.coord.waiting_appends();
     assert_eq!(waiting.len(), 1);
     let (wp, offset) = waiting[0];
-    assert_eq!(wp, p);
+    assert_eq!(wp, h.partition());
 
     h.advance(5_000);
-    h.coord
-        .handle_append_error(h.now, p, offset, ErrorCode::RequestTimedOut);
-    h.pump();
+    h.append_failed(offset, ErrorCode::RequestTimedOut);
     let r = h.join_resp(t);
     assert_reverted_response(&r, &a);
     assert!(member(&h, &new_id).is_none(), "the new id is gone");
@@ -140,30 +124,20 @@ fn a_static_replacement_whose_record_is_not_replicated_in_time_is_undone() {
 #[test]
 fn a_failed_replacement_that_was_superseded_undoes_nothing() {
     let mut h = Harness::new();
-    let (_a, b) = static_pair(&mut h);
-    let p = h.coord.partition_for(G);
+    let (_a, b) = h.static_pair();
     h.coord.set_await_replication(true);
     let t1 = h.join(3, join_req("").instance("i2"));
     let t2 = h.join(4, join_req("").instance("i2"));
     let waiting = h.coord.waiting_appends();
     assert_eq!(waiting.len(), 2);
-    let latest = h
-        .snapshot()
-        .members
-        .into_iter()
-        .find(|m| m.group_instance_id.as_deref() == Some("i2"))
-        .unwrap()
-        .member_id;
-    h.coord
-        .handle_append_error(h.now, p, waiting[0].1, ErrorCode::RequestTimedOut);
-    h.pump();
+    let latest = member_of_instance(&h, "i2");
+    h.append_failed(waiting[0].1, ErrorCode::RequestTimedOut);
     let r = h.join_resp(t1);
     assert_eq!(r.error_code, ErrorCode::CoordinatorNotAvailable);
     assert!(member(&h, &b).is_none());
     assert!(member(&h, &latest).is_some(), "the second replacement stands");
     assert!(!h.answered(t2));
-    h.coord.handle_high_watermark(h.now, p, waiting[1].1 + 1);
-    h.pump();
+    h.high_watermark(waiting[1].1 + 1);
     let r = h.join_resp(t2);
     assert_eq!((r.error_code, r.member_id), (ErrorCode::None, latest));
 }

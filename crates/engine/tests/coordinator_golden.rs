@@ -8,24 +8,9 @@ use common::*;
 use rebalance_engine::protocol::*;
 use rebalance_engine::{Coordinator, CoordinatorConfig, SimDuration};
 
+/// Compares the event lines with `tests/golden/<name>.txt`.
 fn check(name: &str, lines: &[String]) {
-    let path = format!("{}/tests/golden/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-    let actual = lines.join("\n") + "\n";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &actual).expect("write golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing golden file {path}; run with UPDATE_GOLDEN=1 and review it"));
-    if expected != actual {
-        let first = expected.lines().zip(actual.lines()).position(|(e, a)| e != a);
-        panic!(
-            "golden trace {name} differs (first differing line {:?}; {} expected vs {} actual lines)\n--- actual ---\n{actual}",
-            first.map(|i| i + 1),
-            expected.lines().count(),
-            actual.lines().count()
-        );
-    }
+    common::golden::check_golden("golden", name, &(lines.join("\n") + "\n"));
 }
 
 // Two consumers form a group: KIP-394 two-step join, initial delay extended once by the second
@@ -86,7 +71,7 @@ fn golden_coordinator_move() {
     let ids = h.stable_group(2);
     h.commit(1, &ids[0], 1, 42);
     h.join(1, join_req(&ids[0]).client("c1"));
-    let p = h.coord.partition_for(G);
+    let p = h.partition();
     let records = h.coord.unload(h.now, p);
     h.pump();
     let mut next = Coordinator::new(CoordinatorConfig {

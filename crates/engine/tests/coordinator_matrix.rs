@@ -47,17 +47,9 @@ fn preparing() -> At {
 /// CompletingRebalance at generation 1: two members joined, nobody synced.
 fn completing() -> At {
     let mut h = Harness::new();
-    let (a, ta) = h.join_dynamic(1, "c1");
-    let (b, tb) = h.join_dynamic(2, "c2");
-    h.run_join_phase();
-    assert_eq!(h.join_resp(ta).error_code, ErrorCode::None);
-    assert_eq!(h.join_resp(tb).error_code, ErrorCode::None);
+    let ids = h.joined_group(2);
     assert_eq!(h.state(), GroupState::CompletingRebalance);
-    At {
-        h,
-        ids: vec![a, b],
-        parked: None,
-    }
+    At { h, ids, parked: None }
 }
 
 /// Stable at generation 1 with two members.
@@ -70,8 +62,7 @@ fn stable() -> At {
 /// Dead: a Stable pair forced Dead (Scala's transient window; see `Coordinator::mark_group_dead`).
 fn dead() -> At {
     let mut at = stable();
-    at.h.coord.mark_group_dead(at.h.now, G);
-    at.h.pump();
+    at.h.mark_dead();
     assert_eq!(at.h.state(), GroupState::Dead);
     at
 }
@@ -79,16 +70,7 @@ fn dead() -> At {
 fn static_stable() -> (Harness, String, String) {
     // Two static members, Stable at generation 1.
     let mut h = Harness::new();
-    let ta = h.join(1, join_req("").client("c1").instance("i1"));
-    let tb = h.join(2, join_req("").client("c2").instance("i2"));
-    h.run_join_phase();
-    let a = h.join_resp(ta).member_id;
-    let b = h.join_resp(tb).member_id;
-    h.sync(2, &b, 1, vec![]);
-    let t = h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
-    assert_eq!(h.sync_resp(t).error_code, ErrorCode::None);
-    h.inbox.clear();
-    assert_eq!(h.state(), GroupState::Stable);
+    let (a, b) = h.static_pair();
     (h, a, b)
 }
 
@@ -106,6 +88,13 @@ fn inactive_coordinator_answers_coordinator_not_available() {
     assert_eq!(h.heartbeat(1, "m", 0), ErrorCode::CoordinatorNotAvailable);
 }
 
+/// Sends `req` at time zero on connection 1 to a bare coordinator (not the harness's) and returns
+/// the error code of its answer.
+fn answer(coord: &mut Coordinator, corr: i32, req: Request) -> ErrorCode {
+    coord.handle_request(SimTime::ZERO, ConnectionId(1), corr, req);
+    coord.poll_output().expect("answered").response.error_code()
+}
+
 // GroupCoordinatorService: JoinGroup/SyncGroup/Heartbeat/LeaveGroup reject an empty group id with
 // INVALID_GROUP_ID; OffsetCommit/OffsetFetch/DescribeGroups accept "" (backward compatibility).
 #[test]
@@ -113,21 +102,18 @@ fn empty_group_id_is_invalid_for_membership_apis_only() {
     let mut coord = Coordinator::new(config());
     let p = coord.partition_for("");
     coord.load(SimTime::ZERO, p, vec![]);
-    let mut send = |req: Request| {
-        coord.handle_request(SimTime::ZERO, ConnectionId(1), 1, req);
-        coord.poll_output().expect("answered").response
-    };
+    let mut send = |req: Request| answer(&mut coord, 1, req);
     let r = send(Request::JoinGroup(JoinGroupRequest {
         group_id: String::new(),
         ..join_req("")
     }));
-    assert_eq!(r.error_code(), ErrorCode::InvalidGroupId);
+    assert_eq!(r, ErrorCode::InvalidGroupId);
     let r = send(Request::SyncGroup(SyncGroupRequest::default()));
-    assert_eq!(r.error_code(), ErrorCode::InvalidGroupId);
+    assert_eq!(r, ErrorCode::InvalidGroupId);
     let r = send(Request::Heartbeat(HeartbeatRequest::default()));
-    assert_eq!(r.error_code(), ErrorCode::InvalidGroupId);
+    assert_eq!(r, ErrorCode::InvalidGroupId);
     let r = send(Request::LeaveGroup(LeaveGroupRequest::default()));
-    assert_eq!(r.error_code(), ErrorCode::InvalidGroupId);
+    assert_eq!(r, ErrorCode::InvalidGroupId);
     let commit = OffsetCommitRequest {
         partitions: vec![OffsetCommitPartition {
             topic: "t".into(),
@@ -135,38 +121,27 @@ fn empty_group_id_is_invalid_for_membership_apis_only() {
         }],
         ..Default::default()
     };
-    assert_eq!(send(Request::OffsetCommit(commit)).error_code(), ErrorCode::None);
+    assert_eq!(send(Request::OffsetCommit(commit)), ErrorCode::None);
     let r = send(Request::DescribeGroups(DescribeGroupsRequest {
         group_ids: vec![String::new()],
     }));
-    assert_eq!(r.error_code(), ErrorCode::None);
+    assert_eq!(r, ErrorCode::None);
 }
 
 // Reference §3.0: a broker that does not lead the group's partition answers NOT_COORDINATOR.
 #[test]
 fn not_leading_the_partition_answers_not_coordinator() {
     let mut coord = Coordinator::new(config());
-    coord.handle_request(
-        SimTime::ZERO,
-        ConnectionId(1),
-        1,
-        Request::JoinGroup(join_req("")),
-    );
     assert_eq!(
-        coord.poll_output().unwrap().response.error_code(),
+        answer(&mut coord, 1, Request::JoinGroup(join_req(""))),
         ErrorCode::NotCoordinator
     );
-    coord.handle_request(
-        SimTime::ZERO,
-        ConnectionId(1),
-        2,
-        Request::OffsetFetch(OffsetFetchRequest {
-            group_id: G.into(),
-            ..Default::default()
-        }),
-    );
+    let fetch = OffsetFetchRequest {
+        group_id: G.into(),
+        ..Default::default()
+    };
     assert_eq!(
-        coord.poll_output().unwrap().response.error_code(),
+        answer(&mut coord, 2, Request::OffsetFetch(fetch)),
         ErrorCode::NotCoordinator
     );
 }
@@ -178,14 +153,8 @@ fn loading_partition_answers_load_in_progress_but_heartbeat_none() {
     let mut coord = Coordinator::new(config());
     let p = coord.partition_for(G);
     coord.start_loading(SimTime::ZERO, p);
-    coord.handle_request(
-        SimTime::ZERO,
-        ConnectionId(1),
-        1,
-        Request::JoinGroup(join_req("")),
-    );
     assert_eq!(
-        coord.poll_output().unwrap().response.error_code(),
+        answer(&mut coord, 1, Request::JoinGroup(join_req(""))),
         ErrorCode::CoordinatorLoadInProgress
     );
     let hb = HeartbeatRequest {
@@ -194,11 +163,7 @@ fn loading_partition_answers_load_in_progress_but_heartbeat_none() {
         member_id: "m".into(),
         group_instance_id: None,
     };
-    coord.handle_request(SimTime::ZERO, ConnectionId(1), 2, Request::Heartbeat(hb));
-    assert_eq!(
-        coord.poll_output().unwrap().response.error_code(),
-        ErrorCode::None
-    );
+    assert_eq!(answer(&mut coord, 2, Request::Heartbeat(hb)), ErrorCode::None);
 }
 
 // GroupCoordinatorService.joinGroup: session timeout outside [group.min, group.max] →
@@ -516,8 +481,7 @@ fn static_rejoin_preparing_fences_old_parked_join() {
 #[test]
 fn static_rejoin_dead_coordinator_not_available() {
     let (mut h, _a, _b) = static_stable();
-    h.coord.mark_group_dead(h.now, G);
-    h.pump();
+    h.mark_dead();
     let t = h.join(3, join_req("").instance("i2"));
     assert_eq!(h.join_resp(t).error_code, ErrorCode::CoordinatorNotAvailable);
 }
@@ -527,10 +491,7 @@ fn static_rejoin_dead_coordinator_not_available() {
 // =====================================================================================================
 
 fn pending_second_step(at: &mut At) -> (String, Ticket) {
-    let t = at.h.join(9, join_req("").client("p"));
-    let id = at.h.join_resp(t).member_id;
-    let t = at.h.join(9, join_req(&id).client("p"));
-    (id, t)
+    at.h.join_dynamic(9, "p")
 }
 
 #[test]
@@ -583,8 +544,7 @@ fn pending_second_step_dead_coordinator_not_available() {
     let mut at = stable();
     let t = at.h.join(9, join_req(""));
     let id = at.h.join_resp(t).member_id;
-    at.h.coord.mark_group_dead(at.h.now, G);
-    at.h.pump();
+    at.h.mark_dead();
     let t = at.h.join(9, join_req(&id));
     let r = at.h.join_resp(t);
     assert_eq!(r.error_code, ErrorCode::CoordinatorNotAvailable);
@@ -723,9 +683,8 @@ fn sync_completing_follower_parks_leader_completes() {
         "missing from the leader's list → empty assignment"
     );
     // The assignment was persisted.
-    let log = at.h.coord.log(at.h.coord.partition_for(G)).unwrap();
     assert!(
-        matches!(&log.last().unwrap().body, rebalance_engine::RecordBody::GroupMetadata(m) if m.generation_id == 1 && m.members.len() == 2)
+        matches!(at.h.last_record(), rebalance_engine::RecordBody::GroupMetadata(m) if m.generation_id == 1 && m.members.len() == 2)
     );
 }
 
@@ -782,16 +741,6 @@ fn heartbeat_empty_unknown_member_id() {
     );
 }
 
-fn session_deadline(h: &Harness, member: &str) -> SimTime {
-    h.coord
-        .timer(&TimerKey::Heartbeat {
-            group_id: G.into(),
-            member_id: member.into(),
-        })
-        .unwrap()
-        .0
-}
-
 // PR: REBALANCE_IN_PROGRESS, and the session is re-armed.
 #[test]
 fn heartbeat_preparing_rebalance_in_progress_and_session_reset() {
@@ -799,10 +748,7 @@ fn heartbeat_preparing_rebalance_in_progress_and_session_reset() {
     let b = at.ids[1].clone();
     at.h.advance(1_000);
     assert_eq!(at.h.heartbeat(2, &b, 1), ErrorCode::RebalanceInProgress);
-    assert_eq!(
-        session_deadline(&at.h, &b),
-        at.h.now + rebalance_engine::SimDuration::from_millis(SESSION_MS as u64)
-    );
+    assert_eq!(at.h.session_deadline(&b), at.h.now + SESSION);
     // Wrong generation and unknown member still fail validation first.
     assert_eq!(at.h.heartbeat(2, &b, 0), ErrorCode::IllegalGeneration);
     assert_eq!(at.h.heartbeat(2, "ghost", 0), ErrorCode::UnknownMemberId);
@@ -815,10 +761,7 @@ fn heartbeat_completing_none() {
     let b = at.ids[1].clone();
     at.h.advance(500);
     assert_eq!(at.h.heartbeat(2, &b, 1), ErrorCode::None);
-    assert_eq!(
-        session_deadline(&at.h, &b),
-        at.h.now + rebalance_engine::SimDuration::from_millis(SESSION_MS as u64)
-    );
+    assert_eq!(at.h.session_deadline(&b), at.h.now + SESSION);
 }
 
 #[test]
@@ -827,10 +770,7 @@ fn heartbeat_stable_none_and_session_reset() {
     let b = at.ids[1].clone();
     at.h.advance(5_000);
     assert_eq!(at.h.heartbeat(2, &b, 1), ErrorCode::None);
-    assert_eq!(
-        session_deadline(&at.h, &b),
-        at.h.now + rebalance_engine::SimDuration::from_millis(SESSION_MS as u64)
-    );
+    assert_eq!(at.h.session_deadline(&b), at.h.now + SESSION);
     assert_eq!(at.h.heartbeat(2, &b, 2), ErrorCode::IllegalGeneration);
 }
 
@@ -1004,10 +944,7 @@ fn commit_member_preparing_accepted_with_old_generation() {
     at.h.advance(2_000);
     assert_eq!(at.h.commit(2, &b, 1, 42), ErrorCode::None);
     assert_eq!(at.h.fetch(2), 42);
-    assert_eq!(
-        session_deadline(&at.h, &b),
-        at.h.now + rebalance_engine::SimDuration::from_millis(SESSION_MS as u64)
-    );
+    assert_eq!(at.h.session_deadline(&b), at.h.now + SESSION);
     assert_eq!(at.h.commit(2, &b, 2, 43), ErrorCode::IllegalGeneration);
 }
 
@@ -1164,8 +1101,7 @@ fn fetch_in_every_state() {
     assert!(!at.h.answered(t));
     assert_eq!(at.h.state(), GroupState::PreparingRebalance);
     assert_eq!(at.h.fetch(1), 9);
-    at.h.coord.mark_group_dead(at.h.now, G);
-    at.h.pump();
+    at.h.mark_dead();
     assert_eq!(at.h.fetch(1), -1);
 }
 
@@ -1234,40 +1170,18 @@ fn describe_empty_dead_and_unknown() {
 #[test]
 fn find_coordinator_answers_the_partition_leader() {
     let mut h = Harness::new();
-    let t = h.send(
-        1,
-        Request::FindCoordinator(FindCoordinatorRequest { key: G.into() }),
-    );
-    let Some(Response::FindCoordinator(r)) = h.take(t) else {
-        panic!()
-    };
+    let r = h.find_coordinator(1, G);
     assert_eq!(
         (r.error_code, r.node_id, r.partition),
         (ErrorCode::None, NodeId(1), 13)
     );
-    let t = h.send(
-        1,
-        Request::FindCoordinator(FindCoordinatorRequest {
-            key: "test_group_1".into(),
-        }),
-    );
-    let Some(Response::FindCoordinator(r)) = h.take(t) else {
-        panic!()
-    };
+    let r = h.find_coordinator(1, "test_group_1");
     assert_eq!(
         (r.error_code, r.partition),
         (ErrorCode::CoordinatorNotAvailable, 30)
     );
     h.coord.set_partition_leader(30, Some(NodeId(7)));
-    let t = h.send(
-        1,
-        Request::FindCoordinator(FindCoordinatorRequest {
-            key: "test_group_1".into(),
-        }),
-    );
-    let Some(Response::FindCoordinator(r)) = h.take(t) else {
-        panic!()
-    };
+    let r = h.find_coordinator(1, "test_group_1");
     assert_eq!((r.error_code, r.node_id), (ErrorCode::None, NodeId(7)));
 }
 

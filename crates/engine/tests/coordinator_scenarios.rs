@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use rebalance_engine::protocol::*;
 use rebalance_engine::{
-    Coordinator, CoordinatorConfig, EventKind, Reason, RecordBody, RemovalReason, Request, Response,
-    SimDuration, SimTime, TimerKey, TimerKind,
+    Coordinator, CoordinatorConfig, EventKind, Reason, RecordBody, RemovalReason, SimDuration, SimTime,
+    TimerKind,
 };
 
 fn fired_initial_delay_ticks(h: &Harness) -> Vec<u64> {
@@ -75,15 +75,9 @@ fn initial_delay_extends_once_for_a_late_member() {
         rebalance_timeout_ms: 9_000,
         ..r
     };
-    let (a, ta) = {
-        let t = h.join(1, rt(join_req("")));
-        let id = h.join_resp(t).member_id;
-        (id.clone(), h.join(1, rt(join_req(&id))))
-    };
+    let (a, ta) = h.join_dynamic_with(1, rt(join_req("")));
     h.advance(2_999);
-    let t = h.join(2, rt(join_req("")));
-    let b = h.join_resp(t).member_id;
-    let tb = h.join(2, rt(join_req(&b)));
+    let (_b, tb) = h.join_dynamic_with(2, rt(join_req("")));
     h.advance(10_000 - 2_999);
     assert_eq!(fired_initial_delay_ticks(&h), vec![3_000, 6_000]);
     assert_eq!(completed_at(&h), 6_000);
@@ -140,15 +134,12 @@ fn second_member_joins_a_stable_group() {
 #[test]
 fn leader_and_follower_sync() {
     let mut h = Harness::new();
-    let (a, ta) = h.join_dynamic(1, "c1");
-    let (b, tb) = h.join_dynamic(2, "c2");
-    h.run_join_phase();
-    h.join_resp(ta);
-    h.join_resp(tb);
-    let fb = h.sync(2, &b, 1, vec![]);
+    let ids = h.joined_group(2);
+    let (a, b) = (&ids[0], &ids[1]);
+    let fb = h.sync(2, b, 1, vec![]);
     h.advance(100);
     assert!(!h.answered(fb), "the follower is parked until the leader syncs");
-    let fa = h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
+    let fa = h.sync(1, a, 1, assign_one_each(&ids));
     assert_eq!(
         h.sync_resp(fb).assignment.partitions,
         vec![TopicPartition::new("foo", 1)]
@@ -159,15 +150,7 @@ fn leader_and_follower_sync() {
     );
     assert_eq!(h.state(), GroupState::Stable);
     // Completing a parked SyncGroup re-arms the session (reference §5.1).
-    let deadline = h
-        .coord
-        .timer(&TimerKey::Heartbeat {
-            group_id: G.into(),
-            member_id: b.clone(),
-        })
-        .unwrap()
-        .0;
-    assert_eq!(deadline, h.now + SimDuration::from_millis(SESSION_MS as u64));
+    assert_eq!(h.session_deadline(b), h.now + SESSION);
 }
 
 // Heartbeats during a rebalance: PR → REBALANCE_IN_PROGRESS (and the session stays alive), CR →
@@ -216,24 +199,19 @@ fn stale_generation_commit_is_rejected() {
 #[test]
 fn leader_leaves_during_completing_rebalance() {
     let mut h = Harness::new();
-    let (a, ta) = h.join_dynamic(1, "c1");
-    let (b, tb) = h.join_dynamic(2, "c2");
-    let (c, tc) = h.join_dynamic(3, "c3");
-    h.run_join_phase();
-    for t in [ta, tb, tc] {
-        h.join_resp(t);
-    }
-    let sb = h.sync(2, &b, 1, vec![]);
-    h.leave(1, &[(&a, None)]);
+    let ids = h.joined_group(3);
+    let (a, b, c) = (&ids[0], &ids[1], &ids[2]);
+    let sb = h.sync(2, b, 1, vec![]);
+    h.leave(1, &[(a, None)]);
     assert_eq!(h.leader(), Some(b.clone()));
     assert_eq!(h.sync_resp(sb).error_code, ErrorCode::RebalanceInProgress);
     assert_eq!(h.state(), GroupState::PreparingRebalance);
-    let tb = h.join(2, join_req(&b));
-    let tc = h.join(3, join_req(&c));
+    let tb = h.join(2, join_req(b));
+    let tc = h.join(3, join_req(c));
     let rb = h.join_resp(tb);
     assert_eq!((rb.generation_id, rb.leader.as_str()), (2, b.as_str()));
     assert_eq!(rb.members.len(), 2);
-    assert_eq!(h.join_resp(tc).leader, b);
+    assert_eq!(h.join_resp(tc).leader, *b);
 }
 
 // Session expiry in Stable: the silent member is removed after session.timeout.ms and the group
@@ -249,11 +227,9 @@ fn session_expiry_in_stable() {
     }
     h.advance(1_000);
     let removed = h
-        .events
-        .iter()
-        .find(|e| {
+        .first_event(|k| {
             matches!(
-                &e.kind,
+                k,
                 EventKind::MemberRemoved {
                     reason: RemovalReason::SessionExpired,
                     ..
@@ -261,11 +237,11 @@ fn session_expiry_in_stable() {
             )
         })
         .expect("the silent member expired");
-    assert_eq!(removed.at, start + SimDuration::from_millis(SESSION_MS as u64));
+    assert_eq!(removed.at, start + SESSION);
     assert_eq!(h.member_ids(), vec![ids[0].clone()]);
     assert_eq!(h.state(), GroupState::PreparingRebalance);
-    assert!(h.events.iter().any(|e| matches!(
-        &e.kind,
+    assert!(h.saw(|k| matches!(
+        k,
         EventKind::StateChanged {
             from: GroupState::Stable,
             to: GroupState::PreparingRebalance,
@@ -292,8 +268,8 @@ fn member_not_rejoining_within_rebalance_timeout_is_removed() {
     let r = h.join_resp(ta);
     assert_eq!(r.generation_id, 2);
     assert_eq!(r.members.len(), 1);
-    assert!(h.events.iter().any(|e| matches!(
-        &e.kind,
+    assert!(h.saw(|k| matches!(
+        k,
         EventKind::MemberRemoved { reason: RemovalReason::NotRejoined, member_id, .. } if *member_id == ids[1]
     )));
     assert_eq!(h.heartbeat(2, &ids[1], 1), ErrorCode::UnknownMemberId);
@@ -304,14 +280,7 @@ fn member_not_rejoining_within_rebalance_timeout_is_removed() {
 #[test]
 fn static_members_survive_join_completion() {
     let mut h = Harness::new();
-    let ta = h.join(1, join_req("").instance("i1"));
-    let tb = h.join(2, join_req("").instance("i2"));
-    h.run_join_phase();
-    let a = h.join_resp(ta).member_id;
-    let b = h.join_resp(tb).member_id;
-    h.sync(2, &b, 1, vec![]);
-    h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
-    h.inbox.clear();
+    let (a, b) = h.static_pair();
     let t = h.join(1, join_req(&a).instance("i1"));
     // i2 stays alive (heartbeats) but does not rejoin: at the rebalance timeout the phase completes
     // without it, and it is kept.
@@ -345,9 +314,8 @@ fn everyone_leaves() {
         Some("consumer"),
         "the protocol type is kept"
     );
-    let log = h.coord.log(h.coord.partition_for(G)).unwrap();
     assert!(
-        matches!(&log.last().unwrap().body, RecordBody::GroupMetadata(m) if m.generation_id == 2 && m.members.is_empty())
+        matches!(h.last_record(), RecordBody::GroupMetadata(m) if m.generation_id == 2 && m.members.is_empty())
     );
 }
 
@@ -375,14 +343,7 @@ fn unknown_member_everywhere() {
 #[test]
 fn static_rejoin_without_rebalance() {
     let mut h = Harness::new();
-    let ta = h.join(1, join_req("").instance("i1"));
-    let tb = h.join(2, join_req("").instance("i2"));
-    h.run_join_phase();
-    let a = h.join_resp(ta).member_id;
-    let b = h.join_resp(tb).member_id;
-    h.sync(2, &b, 1, vec![]);
-    h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
-    h.inbox.clear();
+    let (a, _b) = h.static_pair();
 
     // The leader bounces with v9: it learns it leads, gets the members and must skip the assignment.
     let t = h.join(3, join_req("").instance("i1"));
@@ -450,14 +411,7 @@ fn protocol_mismatch_and_vote() {
     assert_eq!(h.join_resp(t).error_code, ErrorCode::InconsistentGroupProtocol);
     // Two members, one per preference: 1–1 tie; JDK HashMap order puts range first, so range wins
     // (reference §4.3).
-    let (b, tb) = {
-        let t = h.join(2, join_req("").with_protocols(&["range", "roundrobin"]));
-        let id = h.join_resp(t).member_id;
-        (
-            id.clone(),
-            h.join(2, join_req(&id).with_protocols(&["range", "roundrobin"])),
-        )
-    };
+    let (b, tb) = h.join_dynamic_with(2, join_req("").with_protocols(&["range", "roundrobin"]));
     let ta = h.join(
         1,
         join_req(&r1.member_id).with_protocols(&["roundrobin", "range"]),
@@ -473,26 +427,23 @@ fn protocol_mismatch_and_vote() {
 #[test]
 fn pending_sync_timeout_removes_late_followers() {
     let mut h = Harness::new();
-    let (a, ta) = h.join_dynamic(1, "c1");
-    let (b, tb) = h.join_dynamic(2, "c2");
-    h.run_join_phase();
-    h.join_resp(ta);
-    h.join_resp(tb);
-    let s = h.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
+    let ids = h.joined_group(2);
+    let (a, b) = (&ids[0], &ids[1]);
+    let s = h.sync(1, a, 1, assign_one_each(&ids));
     h.sync_resp(s);
     assert_eq!(h.state(), GroupState::Stable);
     for _ in 0..10 {
         h.advance(3_000);
-        h.heartbeat(1, &a, 1);
-        if h.member_ids().contains(&b) {
-            h.heartbeat(2, &b, 1);
+        h.heartbeat(1, a, 1);
+        if h.member_ids().contains(b) {
+            h.heartbeat(2, b, 1);
         }
     }
-    assert!(h.events.iter().any(|e| matches!(
-        &e.kind,
-        EventKind::MemberRemoved { reason: RemovalReason::PendingSyncExpired, member_id, .. } if *member_id == b
+    assert!(h.saw(|k| matches!(
+        k,
+        EventKind::MemberRemoved { reason: RemovalReason::PendingSyncExpired, member_id, .. } if member_id == b
     )));
-    assert_eq!(h.member_ids(), vec![a]);
+    assert_eq!(h.member_ids(), vec![a.clone()]);
 }
 
 // Reference §11.1 (Java): with a 10-minute initial delay, a lone new member that never comes back
@@ -517,11 +468,9 @@ fn new_member_join_timeout_during_initial_delay() {
     assert_eq!(h.state(), GroupState::Empty);
     assert_eq!(h.generation(), 1);
     let emptied = h
-        .events
-        .iter()
-        .find(|e| {
+        .first_event(|k| {
             matches!(
-                &e.kind,
+                k,
                 EventKind::StateChanged {
                     to: GroupState::Empty,
                     ..
@@ -546,13 +495,11 @@ fn pending_member_blocks_completion_until_it_expires() {
     h.advance(SESSION_MS as u64);
     assert_eq!(h.join_resp(t).generation_id, 2);
     let done = h
-        .events
-        .iter()
-        .find(
-            |e| matches!(&e.kind, EventKind::PendingMemberRemoved { member_id, .. } if *member_id == pending),
+        .first_event(
+            |k| matches!(k, EventKind::PendingMemberRemoved { member_id, .. } if *member_id == pending),
         )
         .unwrap();
-    assert_eq!(done.at, start + SimDuration::from_millis(SESSION_MS as u64));
+    assert_eq!(done.at, start + SESSION);
 }
 
 // Coordinator move (reference §5.7): the old coordinator's group goes Dead, parked calls get
@@ -565,7 +512,7 @@ fn coordinator_move() {
     assert_eq!(h.commit(1, &ids[0], 1, 5), ErrorCode::None);
     // A rebalance is in progress when the partition moves: the leader is parked in JoinGroup.
     let parked = h.join(1, join_req(&ids[0]));
-    let p = h.coord.partition_for(G);
+    let p = h.partition();
     let records = h.coord.unload(h.now, p);
     h.pump();
     let r = h.join_resp(parked);
@@ -573,8 +520,8 @@ fn coordinator_move() {
         (r.error_code, r.member_id.as_str()),
         (ErrorCode::NotCoordinator, ids[0].as_str())
     );
-    assert!(h.events.iter().any(|e| matches!(
-        &e.kind,
+    assert!(h.saw(|k| matches!(
+        k,
         EventKind::StateChanged {
             to: GroupState::Dead,
             reason: Reason::PartitionUnloaded,
@@ -619,11 +566,7 @@ fn coordinator_move() {
     h.coord = next;
     // Members carry on: heartbeats work, the leader rejoins and everyone moves on.
     assert_eq!(h.heartbeat(2, &ids[1], 1), ErrorCode::None);
-    let t = h.send(
-        2,
-        Request::FindCoordinator(FindCoordinatorRequest { key: G.into() }),
-    );
-    assert!(matches!(h.take(t), Some(Response::FindCoordinator(r)) if r.node_id == NodeId(2)));
+    assert_eq!(h.find_coordinator(2, G).node_id, NodeId(2));
     // New member ids stay unique: no id handed out before the move is reused.
     let (new_id, _) = h.join_dynamic(9, "c1");
     assert!(!ids.contains(&new_id));
@@ -669,9 +612,7 @@ fn offset_expiry_rules() {
     assert!(offsets.contains_key(&TopicPartition::new("foo", 0)));
     assert!(!offsets.contains_key(&TopicPartition::new("bar", 0)));
     let expired = h
-        .events
-        .iter()
-        .find(|e| matches!(e.kind, EventKind::OffsetsExpired { .. }))
+        .first_event(|k| matches!(k, EventKind::OffsetsExpired { .. }))
         .unwrap();
     // The first check at or after commit + retention.
     assert!(expired.at >= committed_at + SimDuration::from_millis(retention));
@@ -685,11 +626,9 @@ fn offset_expiry_rules() {
     assert!(h.coord.group_snapshot(G).is_none(), "deleted");
     assert_eq!(h.describe().group_state, GroupState::Dead);
     let dead = h
-        .events
-        .iter()
-        .find(|e| {
+        .first_event(|k| {
             matches!(
-                &e.kind,
+                k,
                 EventKind::StateChanged {
                     to: GroupState::Dead,
                     reason: Reason::OffsetsExpired,
@@ -699,11 +638,7 @@ fn offset_expiry_rules() {
         })
         .unwrap();
     assert!(dead.at >= emptied + SimDuration::from_millis(retention));
-    let log = h.coord.log(h.coord.partition_for(G)).unwrap();
-    assert!(matches!(
-        &log.last().unwrap().body,
-        RecordBody::GroupTombstone { .. }
-    ));
+    assert!(matches!(h.last_record(), RecordBody::GroupTombstone { .. }));
 }
 
 // An explicit retention (OffsetCommit v2–v4) expires the offset at commit + retention, when the
@@ -735,7 +670,7 @@ fn explicit_retention_expires_simple_group_offset() {
 fn loaded_group_over_capacity_rebalances() {
     let mut h = Harness::new();
     h.stable_group(3);
-    let p = h.coord.partition_for(G);
+    let p = h.partition();
     let records = h.coord.unload(h.now, p);
     let mut next = Coordinator::new(CoordinatorConfig {
         group_max_size: 2,

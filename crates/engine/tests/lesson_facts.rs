@@ -1,8 +1,9 @@
 //! The key Kafka facts of each lesson preset, asserted directly on the simulation (the golden
 //! traces in lesson_presets.rs pin everything else).
 
-use std::path::PathBuf;
+mod common;
 
+use common::sim::{client_events, coordinator_events, run_to_end, scenario_file, tps};
 use rebalance_engine::event::{EventKind, RemovalReason};
 use rebalance_engine::protocol::{GroupState, TopicPartition};
 use rebalance_engine::scenario::ActionSpec;
@@ -10,41 +11,23 @@ use rebalance_engine::sim::{SimEventKind, WorldEvent};
 use rebalance_engine::{ClientEvent, ErrorCode, Scenario, SimEvent, Simulation};
 
 fn scenario(name: &str) -> Scenario {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../lessons/{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn run_scenario(s: &Scenario) -> Simulation {
-    let mut sim = Simulation::new(s).unwrap();
-    sim.run_to_end();
-    sim
+    scenario_file(&format!("lessons/{name}.json"))
 }
 
 fn run(name: &str) -> Simulation {
-    run_scenario(&scenario(name))
+    run_to_end(&scenario(name))
 }
 
-fn tps(topic: &str, ps: &[i32]) -> Vec<TopicPartition> {
-    ps.iter().map(|p| TopicPartition::new(topic, *p)).collect()
-}
-
-fn coord(sim: &Simulation) -> impl Iterator<Item = (&SimEvent, &EventKind)> {
-    sim.log().iter().filter_map(|e| match &e.kind {
-        SimEventKind::Coordinator { event, .. } => Some((e, event)),
-        _ => None,
-    })
-}
-
-fn client<'a>(sim: &'a Simulation, who: &'a str) -> impl Iterator<Item = (&'a SimEvent, &'a ClientEvent)> {
-    sim.log().iter().filter_map(move |e| match &e.kind {
-        SimEventKind::Client { consumer, event } if consumer == who => Some((e, event)),
-        _ => None,
-    })
+/// The first member removal for `reason`.
+fn first_removal(sim: &Simulation, reason: RemovalReason) -> &SimEvent {
+    coordinator_events(sim)
+        .find(|(_, k)| matches!(k, EventKind::MemberRemoved { reason: r, .. } if *r == reason))
+        .expect("a member was removed")
+        .0
 }
 
 fn generations(sim: &Simulation) -> Vec<(u64, i32)> {
-    coord(sim)
+    coordinator_events(sim)
         .filter_map(|(e, k)| match k {
             EventKind::GenerationChanged { to, .. } => Some((e.at.as_millis(), *to)),
             _ => None,
@@ -56,7 +39,7 @@ fn generations(sim: &Simulation) -> Vec<(u64, i32)> {
 fn l01_first_consumer() {
     let sim = run("01-first-consumer");
     // MEMBER_ID_REQUIRED first, then the second JoinGroup adds A, who leads.
-    let first = client(&sim, "A")
+    let first = client_events(&sim, "A")
         .find_map(|(_, e)| match e {
             ClientEvent::MemberIdAssigned { member_id } => Some(member_id.clone()),
             _ => None,
@@ -75,13 +58,12 @@ fn l01_first_consumer() {
 fn l02_heartbeats_answer_rebalance_in_progress_and_everyone_rejoins() {
     let sim = run("02-join-stable-group");
     for who in ["A", "B"] {
-        assert!(client(&sim, who).any(|(_, e)| matches!(
+        assert!(client_events(&sim, who).any(|(_, e)| matches!(
             e,
             ClientEvent::ErrorReceived { api, error: ErrorCode::RebalanceInProgress, .. } if api == "Heartbeat"
         )));
-        assert!(
-            client(&sim, who).any(|(_, e)| matches!(e, ClientEvent::JoinedGroup { generation_id: 2, .. }))
-        );
+        assert!(client_events(&sim, who)
+            .any(|(_, e)| matches!(e, ClientEvent::JoinedGroup { generation_id: 2, .. })));
     }
     assert_eq!(sim.owners()["C"], tps("round_topic", &[2]));
 }
@@ -89,17 +71,7 @@ fn l02_heartbeats_answer_rebalance_in_progress_and_everyone_rejoins() {
 #[test]
 fn l03_leave_group_rebalances_at_once() {
     let sim = run("03-graceful-leave");
-    let (left, _) = coord(&sim)
-        .find(|(_, k)| {
-            matches!(
-                k,
-                EventKind::MemberRemoved {
-                    reason: RemovalReason::LeaveGroup,
-                    ..
-                }
-            )
-        })
-        .unwrap();
+    let left = first_removal(&sim, RemovalReason::LeaveGroup);
     assert!(left.at.as_millis() - 30_000 < 50);
     assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1]));
     assert_eq!(sim.owners()["B"], tps("round_topic", &[2]));
@@ -109,17 +81,7 @@ fn l03_leave_group_rebalances_at_once() {
 #[test]
 fn l04_crash_found_after_session_timeout() {
     let sim = run("04-crash");
-    let (removed, _) = coord(&sim)
-        .find(|(_, k)| {
-            matches!(
-                k,
-                EventKind::MemberRemoved {
-                    reason: RemovalReason::SessionExpired,
-                    ..
-                }
-            )
-        })
-        .unwrap();
+    let removed = first_removal(&sim, RemovalReason::SessionExpired);
     let after = removed.at.as_millis() - 30_000;
     assert!((7_000..=10_000).contains(&after), "{after}");
     assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1, 2]));
@@ -128,7 +90,7 @@ fn l04_crash_found_after_session_timeout() {
 #[test]
 fn l05_poll_timeout_leaves_and_rejoins_as_new_member() {
     let sim = run("05-slow-consumer");
-    let (t, _) = client(&sim, "B")
+    let (t, _) = client_events(&sim, "B")
         .find(|(_, e)| {
             matches!(
                 e,
@@ -141,7 +103,7 @@ fn l05_poll_timeout_leaves_and_rejoins_as_new_member() {
         .unwrap();
     assert!((38_000..38_100).contains(&t.at.as_millis()));
     // Heartbeats never stopped: B was removed by its LeaveGroup, not by a session expiry.
-    assert!(!coord(&sim).any(|(_, k)| matches!(
+    assert!(!coordinator_events(&sim).any(|(_, k)| matches!(
         k,
         EventKind::MemberRemoved {
             reason: RemovalReason::SessionExpired,
@@ -158,7 +120,7 @@ fn last_join_before(sim: &Simulation, generation: i32) -> String {
         .find(|(_, g)| *g == generation)
         .unwrap()
         .0;
-    coord(sim)
+    coordinator_events(sim)
         .filter(|(e, _)| e.at.as_millis() <= at)
         .filter_map(|(_, k)| match k {
             EventKind::MemberAdded { member_id, .. } | EventKind::MemberUpdated { member_id, .. } => {
@@ -201,7 +163,7 @@ fn l07_duplicates_only_without_commit_in_revoke() {
             consumer.commit_in_revoke = Some(true);
         }
     }
-    assert_eq!(run_scenario(&s).duplicates().values().sum::<u64>(), 0);
+    assert_eq!(run_to_end(&s).duplicates().values().sum::<u64>(), 0);
 }
 
 #[test]
@@ -231,7 +193,7 @@ fn l08_zombie_commit_is_rejected_and_changes_nothing() {
     assert_eq!(replay.committed_offsets()[&tp0], before[&tp0]);
     // No OffsetsCommitted event ever carried a generation-1 commit after generation 2 began.
     let gen2 = generations(&sim).into_iter().find(|(_, g)| *g == 2).unwrap().0;
-    assert!(!coord(&sim).any(|(e, k)| e.at.as_millis() > gen2
+    assert!(!coordinator_events(&sim).any(|(e, k)| e.at.as_millis() > gen2
         && e.at.as_millis() < rejected[0].at.as_millis()
         && matches!(k, EventKind::OffsetsCommitted { partitions, .. } if partitions.iter().any(|p| p.partition == 0))));
 }
@@ -239,7 +201,7 @@ fn l08_zombie_commit_is_rejected_and_changes_nothing() {
 #[test]
 fn l09_leader_lost_in_completing_rebalance() {
     let sim = run("09-leader-leaves-completing");
-    assert!(coord(&sim).any(|(_, k)| matches!(
+    assert!(coordinator_events(&sim).any(|(_, k)| matches!(
         k,
         EventKind::StateChanged {
             from: GroupState::CompletingRebalance,
@@ -260,7 +222,7 @@ fn l10_the_vote_and_the_refused_member() {
         sim.group_snapshot().unwrap().protocol_name.as_deref(),
         Some("roundrobin")
     );
-    assert!(client(&sim, "D").any(|(_, e)| matches!(
+    assert!(client_events(&sim, "D").any(|(_, e)| matches!(
         e,
         ClientEvent::ErrorReceived {
             error: ErrorCode::InconsistentGroupProtocol,
@@ -275,7 +237,7 @@ fn l11_partitions_added_rebalance_by_the_leader() {
     let sim = run("11-partitions-added");
     assert_eq!(sim.owners()["A"], tps("round_topic", &[0, 1, 2]));
     assert_eq!(sim.owners()["B"], tps("round_topic", &[3, 4, 5]));
-    assert!(coord(&sim).any(|(_, k)| matches!(
+    assert!(coordinator_events(&sim).any(|(_, k)| matches!(
         k,
         EventKind::StateChanged {
             reason: rebalance_engine::Reason::LeaderRejoined { .. },
@@ -290,7 +252,7 @@ fn l12_static_restart_keeps_the_generation() {
     let g = generations(&sim);
     assert_eq!(g.len(), 1, "no rebalance after the restart: {g:?}");
     assert!(g[0].0 < 30_000);
-    assert!(coord(&sim).any(|(_, k)| matches!(k, EventKind::StaticMemberReplaced { .. })));
+    assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::StaticMemberReplaced { .. })));
     assert_eq!(sim.owners()["B"], tps("round_topic", &[2]));
 }
 
@@ -301,7 +263,7 @@ fn l13_cooperative_second_rebalance_and_c1_never_stops() {
         generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
         vec![1, 2, 3]
     );
-    let revoked: Vec<Vec<TopicPartition>> = client(&sim, "C1")
+    let revoked: Vec<Vec<TopicPartition>> = client_events(&sim, "C1")
         .filter_map(|(_, e)| match e {
             ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
             _ => None,
@@ -310,7 +272,7 @@ fn l13_cooperative_second_rebalance_and_c1_never_stops() {
     assert_eq!(revoked, vec![tps("t", &[3, 4, 5])]);
     // C1 processes partitions 0-2 during both rebalances.
     let busy = |lo: u64, hi: u64| {
-        client(&sim, "C1").any(|(e, ev)| {
+        client_events(&sim, "C1").any(|(e, ev)| {
             (lo..=hi).contains(&e.at.as_millis())
                 && matches!(ev, ClientEvent::BatchProcessed { records, .. } if records.iter().any(|r| r.partition.partition < 3))
         })
@@ -321,8 +283,8 @@ fn l13_cooperative_second_rebalance_and_c1_never_stops() {
     // The eager contrast: with an eager assignor C1 revokes all six in a single rebalance.
     let mut eager = scenario("13-eager-vs-cooperative");
     eager.client_defaults.assignors = Some(vec![rebalance_engine::assignor::Strategy::Sticky]);
-    let e = run_scenario(&eager);
-    let first = client(&e, "C1")
+    let e = run_to_end(&eager);
+    let first = client_events(&e, "C1")
         .find_map(|(_, ev)| match ev {
             ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
             _ => None,
@@ -337,7 +299,7 @@ fn l14_empty_group_offsets_expire_then_dead() {
     let sim = run("14-offsets-expire");
     let g = generations(&sim);
     assert_eq!(g.last().unwrap().1, 2, "going Empty bumps the generation");
-    let (expired, _) = coord(&sim)
+    let (expired, _) = coordinator_events(&sim)
         .find(|(_, k)| matches!(k, EventKind::OffsetsExpired { .. }))
         .unwrap();
     assert!(expired.at.as_millis() >= 20_005 + 7 * 24 * 3600 * 1000);
@@ -367,7 +329,7 @@ fn l15_coordinator_moves_without_a_rebalance() {
     )));
     // After broker 0's crash, broker 1 (an ISR replica) is the coordinator both consumers found.
     for who in ["A", "B"] {
-        let last = client(&sim, who)
+        let last = client_events(&sim, who)
             .filter_map(|(_, e)| match e {
                 ClientEvent::CoordinatorDiscovered { node } => Some(*node),
                 _ => None,

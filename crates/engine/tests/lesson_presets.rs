@@ -4,13 +4,17 @@
 //! golden fails). Every step must resolve and every question's computed answer must be one of its
 //! choices. The key Kafka facts of each lesson are asserted directly in lesson_facts.rs.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::golden::check_golden;
+use common::sim::{repo_root, run_to_end};
 use rebalance_engine::lesson::{Lesson, ResolvedStep};
 use rebalance_engine::{Scenario, Simulation};
 
 fn lessons_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+    repo_root().join("lessons")
 }
 
 /// Every lesson file stem (`01-first-consumer`, ...), sorted.
@@ -53,26 +57,6 @@ fn golden_text(sim: &Simulation, lesson: &Lesson, steps: &[ResolvedStep]) -> Str
     out
 }
 
-fn check_golden(name: &str, got: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden_lessons")
-        .join(format!("{name}.txt"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing golden {}; run with UPDATE_GOLDEN=1", path.display()));
-    if got != want {
-        let line = got.lines().zip(want.lines()).position(|(a, b)| a != b);
-        panic!(
-            "{name}: trace differs from {} (first difference at line {:?}); rerun with UPDATE_GOLDEN=1 if intended",
-            path.display(),
-            line.map(|l| l + 1)
-        );
-    }
-}
-
 #[test]
 fn there_are_fifteen_lessons() {
     let names = lesson_names();
@@ -104,9 +88,8 @@ fn every_lesson_resolves_and_matches_its_golden() {
             lesson.steps.iter().any(|s| s.predict.is_some()),
             "{name}: every lesson asks at least one question"
         );
-        let mut sim = Simulation::new(&scenario).unwrap();
-        sim.run_to_end();
-        check_golden(&name, &golden_text(&sim, &lesson, &steps));
+        let sim = run_to_end(&scenario);
+        check_golden("golden_lessons", &name, &golden_text(&sim, &lesson, &steps));
     }
 }
 

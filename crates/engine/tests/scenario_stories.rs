@@ -2,59 +2,21 @@
 //! committed golden file (regenerate with `UPDATE_GOLDEN=1`; a missing golden fails), and the key
 //! facts are asserted directly.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+mod common;
 
+use std::collections::BTreeMap;
+
+use common::sim::{client_events, repo_root, run_to_end, scenario_file, tps};
 use rebalance_engine::protocol::TopicPartition;
 use rebalance_engine::sim::{SimEventKind, WorldEvent};
-use rebalance_engine::{ClientEvent, Lifecycle, Scenario, SimEvent, Simulation};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use rebalance_engine::{ClientEvent, Lifecycle, Simulation};
 
 fn run(name: &str) -> Simulation {
-    let path = root().join("scenarios").join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let scenario = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut sim = Simulation::new(&scenario).expect("valid scenario");
-    sim.run_to_end();
-    sim
+    run_to_end(&scenario_file(&format!("scenarios/{name}.json")))
 }
 
 fn check_golden(name: &str, sim: &Simulation) {
-    let got = sim.trace_text(false);
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden_scenarios")
-        .join(format!("{name}.txt"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing golden {}; run with UPDATE_GOLDEN=1", path.display()));
-    if got != want {
-        let line = got.lines().zip(want.lines()).position(|(a, b)| a != b);
-        panic!(
-            "{name}: trace differs from {} (first difference at line {:?}); rerun with UPDATE_GOLDEN=1 if intended",
-            path.display(),
-            line.map(|l| l + 1)
-        );
-    }
-}
-
-fn tps(topic: &str, ps: &[i32]) -> Vec<TopicPartition> {
-    ps.iter().map(|p| TopicPartition::new(topic, *p)).collect()
-}
-
-fn client_events<'a>(
-    sim: &'a Simulation,
-    who: &'a str,
-) -> impl Iterator<Item = (&'a SimEvent, &'a ClientEvent)> {
-    sim.log().iter().filter_map(move |e| match &e.kind {
-        SimEventKind::Client { consumer, event } if consumer == who => Some((e, event)),
-        _ => None,
-    })
+    common::golden::check_golden("golden_scenarios", name, &sim.trace_text(false));
 }
 
 #[test]
@@ -159,7 +121,7 @@ fn cooperative_two_rebalances() {
 
 #[test]
 fn every_scenario_file_is_valid_and_deterministic() {
-    let dir = root().join("scenarios");
+    let dir = repo_root().join("scenarios");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| {

@@ -1,19 +1,27 @@
 //! A test harness around one or more coordinators with a virtual clock: it owns time, sends
 //! requests, collects every response (including long-poll ones released later) and the event log.
+//! `golden` compares text with committed golden files; `sim` serves tests that run whole
+//! simulations.
 
 #![allow(dead_code)]
+
+pub mod golden;
+pub mod sim;
 
 use std::collections::BTreeMap;
 
 use rebalance_engine::protocol::*;
 use rebalance_engine::{
-    Coordinator, CoordinatorConfig, Event, GroupSnapshot, Request, Response, SimDuration, SimTime,
+    Coordinator, CoordinatorConfig, Event, EventKind, GroupSnapshot, RecordBody, Request, Response,
+    SimDuration, SimTime, TimerKey,
 };
 
 /// The group most tests use (the group id of Kafka's own unit tests).
 pub const G: &str = "group-id";
 pub const SESSION_MS: i32 = 10_000;
 pub const REBALANCE_MS: i32 = 30_000;
+/// `SESSION_MS` as a duration: a session armed at `t` expires at `t + SESSION`.
+pub const SESSION: SimDuration = SimDuration::from_millis(SESSION_MS as u64);
 
 /// A request's address: which connection sent it and its correlation id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -152,10 +160,21 @@ impl Harness {
     /// The KIP-394 two-step join of a new dynamic member: returns its id and the ticket of the
     /// (possibly parked) second JoinGroup.
     pub fn join_dynamic(&mut self, conn: u64, client_id: &str) -> (String, Ticket) {
-        let first = self.join(conn, join_req("").client(client_id));
+        self.join_dynamic_with(conn, join_req("").client(client_id))
+    }
+
+    /// The same two-step join with `req` (member id ""), sent again with the id handed out.
+    pub fn join_dynamic_with(&mut self, conn: u64, req: JoinGroupRequest) -> (String, Ticket) {
+        let first = self.join(conn, req.clone());
         let r = self.join_resp(first);
         assert_eq!(r.error_code, ErrorCode::MemberIdRequired);
-        let second = self.join(conn, join_req(&r.member_id).client(client_id));
+        let second = self.join(
+            conn,
+            JoinGroupRequest {
+                member_id: r.member_id.clone(),
+                ..req
+            },
+        );
         (r.member_id, second)
     }
 
@@ -270,6 +289,72 @@ impl Harness {
         }
     }
 
+    /// FindCoordinator for `key`.
+    pub fn find_coordinator(&mut self, conn: u64, key: &str) -> FindCoordinatorResponse {
+        let t = self.send(
+            conn,
+            Request::FindCoordinator(FindCoordinatorRequest { key: key.into() }),
+        );
+        match self.take(t) {
+            Some(Response::FindCoordinator(r)) => r,
+            other => panic!("expected a FindCoordinator response, got {other:?}"),
+        }
+    }
+
+    // ------------------------------------------------------------------------- other inputs
+
+    /// Forces `G` Dead (see `Coordinator::mark_group_dead`).
+    pub fn mark_dead(&mut self) {
+        self.coord.mark_group_dead(self.now, G);
+        self.pump();
+    }
+
+    /// The append at `offset` of `G`'s partition failed with `e`.
+    pub fn append_failed(&mut self, offset: u64, e: ErrorCode) {
+        let p = self.partition();
+        self.coord.handle_append_error(self.now, p, offset, e);
+        self.pump();
+    }
+
+    /// `G`'s partition's high watermark moved to `hw`.
+    pub fn high_watermark(&mut self, hw: u64) {
+        let p = self.partition();
+        self.coord.handle_high_watermark(self.now, p, hw);
+        self.pump();
+    }
+
+    // ------------------------------------------------------------------------- observations
+
+    /// `G`'s `__consumer_offsets` partition.
+    pub fn partition(&self) -> i32 {
+        self.coord.partition_for(G)
+    }
+
+    /// The body of the last record in `G`'s partition.
+    pub fn last_record(&self) -> &RecordBody {
+        let log = self.coord.log(self.partition()).expect("the partition is led");
+        &log.last().expect("a record").body
+    }
+
+    /// When `member`'s session (or pending-member) timer fires.
+    pub fn session_deadline(&self, member: &str) -> SimTime {
+        let key = TimerKey::Heartbeat {
+            group_id: G.into(),
+            member_id: member.into(),
+        };
+        self.coord.timer(&key).expect("a session timer").0
+    }
+
+    /// The first event of a kind `f` accepts.
+    pub fn first_event(&self, f: impl Fn(&EventKind) -> bool) -> Option<&Event> {
+        self.events.iter().find(|e| f(&e.kind))
+    }
+
+    /// Whether any event so far is of a kind `f` accepts.
+    pub fn saw(&self, f: impl Fn(&EventKind) -> bool) -> bool {
+        self.first_event(f).is_some()
+    }
+
     pub fn describe(&self) -> DescribedGroup {
         self.coord.describe_group(G)
     }
@@ -300,10 +385,10 @@ impl Harness {
 
     // ------------------------------------------------------------------------- scenarios
 
-    /// Forms a Stable group of `n` dynamic members (connections 1..=n, client ids `c1`..): all join
-    /// within the initial delay, the leader (c1) assigns partition i of `foo` to the i-th member,
-    /// and everyone syncs. Returns the member ids in join order.
-    pub fn stable_group(&mut self, n: usize) -> Vec<String> {
+    /// `n` dynamic members (connections 1..=n, client ids `c1`..) join within the initial delay and
+    /// the join phase completes: CompletingRebalance, nobody synced. Returns the member ids in join
+    /// order.
+    pub fn joined_group(&mut self, n: usize) -> Vec<String> {
         let mut ids = Vec::new();
         let mut tickets = Vec::new();
         for i in 1..=n {
@@ -318,6 +403,16 @@ impl Harness {
             assert_eq!(r.error_code, ErrorCode::None, "join of {}", ids[i]);
             assert_eq!(r.generation_id, generation);
         }
+        assert_eq!(self.state(), GroupState::CompletingRebalance);
+        ids
+    }
+
+    /// Forms a Stable group of `n` dynamic members (connections 1..=n, client ids `c1`..): all join
+    /// within the initial delay, the leader (c1) assigns partition i of `foo` to the i-th member,
+    /// and everyone syncs. Returns the member ids in join order.
+    pub fn stable_group(&mut self, n: usize) -> Vec<String> {
+        let ids = self.joined_group(n);
+        let generation = self.generation();
         let assignments = assign_one_each(&ids);
         for (i, id) in ids.iter().enumerate().skip(1) {
             self.sync((i + 1) as u64, id, generation, Vec::new());
@@ -327,6 +422,23 @@ impl Harness {
         assert_eq!(self.state(), GroupState::Stable);
         self.inbox.clear();
         ids
+    }
+
+    /// Forms a Stable group of two static members, `i1` (connection 1, client `c1`, the leader)
+    /// and `i2` (connection 2, client `c2`): both join within the initial delay, the leader assigns
+    /// foo-0 to itself and foo-1 to `i2`, and both sync. Returns their member ids.
+    pub fn static_pair(&mut self) -> (String, String) {
+        let ta = self.join(1, join_req("").client("c1").instance("i1"));
+        let tb = self.join(2, join_req("").client("c2").instance("i2"));
+        self.run_join_phase();
+        let a = self.join_resp(ta).member_id;
+        let b = self.join_resp(tb).member_id;
+        self.sync(2, &b, 1, vec![]);
+        let t = self.sync(1, &a, 1, assign_one_each(&[a.clone(), b.clone()]));
+        assert_eq!(self.sync_resp(t).error_code, ErrorCode::None);
+        self.inbox.clear();
+        assert_eq!(self.state(), GroupState::Stable);
+        (a, b)
     }
 }
 
