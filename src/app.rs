@@ -3,7 +3,7 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
-    LessonPanel, ReplicationPanel, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
+    LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -162,6 +162,7 @@ pub fn App() -> Html {
                         <div class="app-col app-col-main">
                             <Stage />
                             if *settled {
+                                <SequenceDiagram />
                                 <ConsumerList />
                                 <AddConsumerForm />
                                 <TopicPanel />

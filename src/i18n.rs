@@ -807,6 +807,44 @@ pub struct Strings {
     pub share: ShareStrings,
     /// Lesson mode.
     pub lessons: LessonStrings,
+    /// The sequence diagram.
+    pub sequence: SequenceStrings,
+}
+
+/// The sequence diagram (`components/sequence_diagram.rs`).
+pub struct SequenceStrings {
+    /// The disclosure's title.
+    pub heading: &'static str,
+    /// One paragraph under it: how to read it; `{n}` is how many messages it shows.
+    pub intro: &'static str,
+    /// The drawing's accessible name.
+    pub label: &'static str,
+    /// The coordinator's role under its lifeline's name.
+    pub coordinator: &'static str,
+    /// Under a stopped consumer's name.
+    pub stopped: &'static str,
+    /// The marker of the shown time: "shown time {time}".
+    pub now: &'static str,
+    /// A message's accessible name: "{time}: {api} {kind} from {from} to {to}".
+    pub message: &'static str,
+    /// After an error response's name: "error {code}".
+    pub error: &'static str,
+    /// After a message a drop fault lost.
+    pub lost: &'static str,
+    /// After a message still on its way at the shown time.
+    pub in_flight: &'static str,
+    /// After a message recorded after the shown time.
+    pub later: &'static str,
+    /// The checkbox that shows or hides the routine messages.
+    pub routine: &'static str,
+    /// The export button.
+    pub export: &'static str,
+    /// Shown while there is no message.
+    pub empty: &'static str,
+    /// How to read the arrows.
+    pub legend: &'static str,
+    /// The exported file's title: "Consumer group {group}: protocol messages, {from} to {to}".
+    pub file_title: &'static str,
 }
 
 /// Lesson mode.
@@ -945,6 +983,11 @@ mod tests {
             (en.announce, zh.announce),
             (en.stage.token, zh.stage.token),
             (en.form.err_number, zh.form.err_number),
+            (en.sequence.intro, zh.sequence.intro),
+            (en.sequence.now, zh.sequence.now),
+            (en.sequence.message, zh.sequence.message),
+            (en.sequence.error, zh.sequence.error),
+            (en.sequence.file_title, zh.sequence.file_title),
         ] {
             assert_eq!(keys(a), keys(b), "{a:?} vs {b:?}");
         }

@@ -88,7 +88,7 @@ pub const SLOW_FETCH_MS: u64 = 40_000;
 pub const SLOW_FOR_MS: u64 = 60_000;
 
 /// Virtual time between two snapshots of a session at first. A 30-minute session of 20 consumers
-/// keeps 61 of them, about 12 MB (the log of the same session is about 60 MB); restoring one and
+/// keeps 61 of them, about 10 MB (the log of the same session is about 60 MB); restoring one and
 /// running forward at most this long takes a few milliseconds (see `tests/e2e/bench-seek.mjs`).
 pub const SNAPSHOT_EVERY_MS: u64 = 30_000;
 
@@ -292,6 +292,11 @@ impl World {
     /// The log's length up to the shown time (the UI re-renders its panels when it changes).
     pub fn log_len(&self) -> usize {
         self.log().len()
+    }
+
+    /// The recorded log after the shown time (empty unless the learner sought back).
+    pub fn log_ahead(&self) -> &[SimEvent] {
+        &self.sim.log()[self.log_len()..]
     }
 
     /// The log up to the shown time.

@@ -1,7 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames,
-    Strings, TopicStrings, Words,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
+    StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // The replication panel's strings (kept apart from the list above).
@@ -462,4 +462,26 @@ pub(super) const STRINGS: Strings = Strings {
         load_failed: "Could not open “{title}”: {why}. The current session is unchanged.",
     },
     announce: "Group {state}, generation {gen}, leader {leader}.",
+    sequence: SequenceStrings {
+        heading: "Sequence diagram",
+        intro: "Time runs downwards: one lifeline per broker and per consumer, one arrow per message. It \
+                shows the last {n} messages up to the shown time and, paler, the next ones recorded after \
+                it. Click a message, or focus it and press Enter, to move the timeline to the moment it was \
+                sent.",
+        label: "Sequence diagram of the protocol messages",
+        coordinator: "coordinator",
+        stopped: "stopped",
+        now: "shown time {time}",
+        message: "{time}: {api} {kind} from {from} to {to}",
+        error: "error {code}",
+        lost: "lost on the way",
+        in_flight: "still on its way",
+        later: "recorded after the shown time",
+        routine: "Show heartbeats and offset commits",
+        export: "Download SVG",
+        empty: "No message yet. Add a consumer: its requests to the brokers appear here.",
+        legend: "Solid line, filled head: request. Dashed line, open head: response. Thick line, ✕ and the \
+                 error code: error response. Paler: recorded after the shown time.",
+        file_title: "Consumer group {group}: protocol messages, {from} to {to}",
+    },
 };

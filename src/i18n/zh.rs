@@ -1,7 +1,7 @@
 use super::{
     ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, ShareStrings, StageStrings, StateNames,
-    Strings, TopicStrings, Words,
+    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
+    StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
@@ -425,4 +425,25 @@ pub(super) const STRINGS: Strings = Strings {
         load_failed: "无法打开《{title}》：{why}。当前会话保持不变。",
     },
     announce: "消费者组 {state}，generation {gen}，leader {leader}。",
+    sequence: SequenceStrings {
+        heading: "时序图",
+        intro: "时间自上而下：每个 broker 和每个消费者各有一条生命线，每条消息是一个箭头。这里显示截至当前时刻的\
+                最近 {n} 条消息，以及之后已经录下的几条（颜色较浅）。点击一条消息，或用 Tab 选中后按回车，\
+                时间轴就会跳到它发出的那一刻。",
+        label: "协议消息时序图",
+        coordinator: "组协调者",
+        stopped: "已停止",
+        now: "当前时刻 {time}",
+        message: "{time}：{api} {kind}，从 {from} 到 {to}",
+        error: "错误码 {code}",
+        lost: "途中丢失",
+        in_flight: "仍在途中",
+        later: "当前时刻之后录下的",
+        routine: "显示心跳和位移提交",
+        export: "下载 SVG",
+        empty: "还没有消息。添加一个消费者后，它发给 broker 的请求就会出现在这里。",
+        legend: "实线、实心箭头：请求。虚线、空心箭头：响应。粗线、✕ 加错误码：错误响应。颜色较浅：当前时刻之后\
+                 录下的消息。",
+        file_title: "消费者组 {group}：协议消息，{from} 至 {to}",
+    },
 };

@@ -13,13 +13,15 @@
 // It prints the median and worst of both (target: at most 50 ms per seek), the import's replay time,
 // and the long tasks (> 50 ms of script) seen during the seeks.
 //
-// Environment: SEEKS (default 100), MINUTES (default 30), CONSUMERS (default 20).
+// Environment: SEEKS (default 100), MINUTES (default 30), CONSUMERS (default 20); SEQUENCE=1 opens
+// the sequence diagram first (it then redraws on every seek too).
 import { readFile } from 'node:fs/promises';
 import { launchBrowser, serveDist, DIST } from './harness.mjs';
 
 const SEEKS = Number(process.env.SEEKS ?? 100);
 const MINUTES = Number(process.env.MINUTES ?? 30);
 const CONSUMERS = Number(process.env.CONSUMERS ?? 20);
+const SEQUENCE = process.env.SEQUENCE === '1';
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -67,6 +69,10 @@ try {
   await page.getByTestId('clock').and(page.locator(`[data-ms="${end}"]`)).waitFor({ timeout: 120_000 });
   const importMs = Date.now() - started;
   const slider = page.getByRole('slider', { name: 'Timeline' });
+  if (SEQUENCE) {
+    await page.getByTestId('sequence-diagram').getByText('Sequence diagram', { exact: true }).click();
+    await page.locator('.seq-body .seq-msg').first().waitFor();
+  }
   const snapshots = await page.locator('.timeline').getAttribute('data-snapshots');
   const logLen = await page.evaluate(() => document.querySelectorAll('.log-line').length);
 
@@ -111,7 +117,7 @@ try {
 
   const f = (x) => x.toFixed(1);
   console.log(`build: ${DIST}`);
-  console.log(`session: ${CONSUMERS} consumers, ${MINUTES} min of virtual time; import (replay from 0 with snapshots) ${importMs} ms; ${snapshots} snapshots; ${logLen} log lines shown`);
+  console.log(`session: ${CONSUMERS} consumers, ${MINUTES} min of virtual time; import (replay from 0 with snapshots) ${importMs} ms; ${snapshots} snapshots; ${logLen} log lines shown; sequence diagram ${SEQUENCE ? 'open' : 'closed'}`);
   console.log(`${SEEKS} random seeks, input event → state in the document: median ${f(median(dom))} ms, worst ${f(Math.max(...dom))} ms`);
   console.log(`${SEEKS} random seeks, input event → next frame painted:    median ${f(median(frame))} ms, worst ${f(Math.max(...frame))} ms (target ≤ 50)`);
   console.log(`  sorted (frame): ${[...frame].sort((a, b) => a - b).map((x) => x.toFixed(0)).join(' ')}`);

@@ -1,0 +1,163 @@
+// The sequence diagram: lifelines and arrows for three consumers joining, error responses drawn
+// differently, a click (or Enter) on a message moves the timeline there, and the SVG export is a
+// standalone, well-formed SVG with the lifelines (a consumer name with markup characters included).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, SHOTS } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors drawn differently, click and Enter jump, SVG export', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { viewport: { width: 1400, height: 1000 } });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await page.getByLabel('Name', { exact: true }).fill('R&D <3>');
+  await page.getByRole('button', { name: 'Add consumer' }).click();
+  await addConsumers(page, 2);
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+
+  const view = page.getByTestId('sequence-diagram');
+  await view.getByText('Sequence diagram', { exact: true }).click();
+  // Routine traffic off: the whole rebalance fits in the window.
+  await view.getByLabel('Show heartbeats and offset commits').uncheck();
+  const diagram = view.getByRole('group', { name: 'Sequence diagram of the protocol messages' });
+  await diagram.waitFor();
+
+  const lanes = await view.locator('.seq-heads .seq-lane').evaluateAll((els) => els.map((e) => e.getAttribute('data-lane')));
+  assert.equal(lanes[0], 'broker 0', 'the coordinator first');
+  for (const name of ['R&D <3>', 'C2', 'C3']) assert.ok(lanes.includes(name), `${name} in ${lanes}`);
+  assert.equal(await view.locator('.seq-heads .seq-lane-role').first().textContent(), 'coordinator');
+
+  for (const name of ['R&D <3>', 'C2', 'C3']) {
+    const joins = diagram.getByRole('button', { name: new RegExp(`JoinGroup request from ${name.replace(/[<>&]/g, '.')} to broker 0`) });
+    assert.ok((await joins.count()) >= 2, `${name}: JoinGroup, MEMBER_ID_REQUIRED, JoinGroup again`);
+    const syncs = diagram.getByRole('button', { name: new RegExp(`SyncGroup request from ${name.replace(/[<>&]/g, '.')}`) });
+    assert.ok((await syncs.count()) >= 1, `${name}: SyncGroup`);
+  }
+
+  // KIP-394: each first JoinGroup is answered MEMBER_ID_REQUIRED, drawn unlike a normal response.
+  const errorsDrawn = diagram.locator('.seq-msg.is-error[data-error="MEMBER_ID_REQUIRED"]');
+  assert.ok((await errorsDrawn.count()) >= 3);
+  assert.match(await errorsDrawn.first().getAttribute('aria-label'), /JoinGroup error from broker 0 to .*, error MEMBER_ID_REQUIRED/);
+  assert.match(await errorsDrawn.first().locator('.seq-label').textContent(), /JoinGroup ✕ MEMBER_ID_REQUIRED/);
+  const ok = diagram.locator('.seq-msg.is-response:not(.is-error)[data-api="SyncGroup"]').first();
+  const look = (loc) =>
+    loc.locator('.seq-line').evaluate((l) => {
+      const s = getComputedStyle(l);
+      return { width: s.strokeWidth, dash: s.strokeDasharray, colour: s.stroke };
+    });
+  const bad = await look(errorsDrawn.first());
+  const good = await look(ok);
+  assert.notEqual(bad.width, good.width, 'thicker');
+  assert.notEqual(bad.colour, good.colour);
+  assert.equal(bad.dash, good.dash, 'a response still (dashed)');
+  const request = await look(diagram.locator('.seq-msg.is-request[data-api="SyncGroup"]').first());
+  assert.equal(request.dash, 'none', 'requests are solid');
+  assert.notEqual(good.dash, 'none', 'responses are dashed');
+  await screenshot(page, 'sequence-diagram');
+  await view.screenshot({ path: join(SHOTS, 'sequence-diagram-panel.png') });
+
+  // Click a message: the timeline moves to the moment it was sent, the inspector shows it.
+  const sync = diagram.getByRole('button', { name: /SyncGroup request from C2/ });
+  const sentMs = await sync.getAttribute('data-sent-ms');
+  await sync.click();
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${sentMs}"]`)).waitFor();
+  assert.equal(await page.getByRole('slider', { name: 'Timeline' }).inputValue(), sentMs);
+  await diagram.getByTestId('sequence-now').and(page.locator(`[data-ms="${sentMs}"]`)).waitFor();
+  const selected = diagram.locator('.seq-msg[aria-pressed="true"]');
+  assert.equal(await selected.count(), 1);
+  assert.equal(await selected.getAttribute('data-sent-ms'), sentMs);
+  await waitForText(page.locator('.inspector-title'), /SyncGroup/);
+  assert.ok((await diagram.locator('.seq-msg.is-later').count()) > 0, 'the recorded messages after it, paler');
+  await view.screenshot({ path: join(SHOTS, 'sequence-diagram-jumped.png') });
+
+  // Keyboard: focus a later message and press Enter.
+  const later = diagram.locator('.seq-msg.is-later').first();
+  const laterMs = await later.getAttribute('data-sent-ms');
+  assert.ok(Number(laterMs) >= Number(sentMs));
+  const laterId = await later.getAttribute('data-msg');
+  await later.focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${laterMs}"]`)).waitFor();
+  await page.waitForFunction((id) => document.activeElement?.getAttribute('data-msg') === id, laterId);
+  assert.equal(await page.locator(`[data-msg="${laterId}"]`).getAttribute('aria-pressed'), 'true', 'focus stays on it, now selected');
+
+  // Export: a standalone SVG that parses as XML and holds every lifeline.
+  const download = page.waitForEvent('download');
+  await view.getByRole('button', { name: 'Download SVG' }).click();
+  const file = await download;
+  assert.equal(file.suggestedFilename(), 'sequence-diagram.svg');
+  const text = await readFile(await file.path(), 'utf8');
+  assert.ok(text.includes('R&amp;D &lt;3&gt;'), 'the name is escaped');
+  const parsed = await page.evaluate((svg) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = doc.documentElement;
+    return {
+      error: doc.getElementsByTagName('parsererror').length,
+      root: root.localName,
+      ns: root.namespaceURI,
+      style: doc.getElementsByTagName('style').length,
+      lanes: [...doc.querySelectorAll('.seq-lane-name')].map((t) => t.textContent),
+      messages: doc.querySelectorAll('.seq-msg').length,
+      title: doc.querySelector('title')?.textContent,
+    };
+  }, text);
+  assert.equal(parsed.error, 0, 'well-formed');
+  assert.equal(parsed.root, 'svg');
+  assert.equal(parsed.ns, 'http://www.w3.org/2000/svg');
+  assert.equal(parsed.style, 1, 'its own styles');
+  for (const name of ['broker 0', 'R&D <3>', 'C2', 'C3']) assert.ok(parsed.lanes.includes(name), `${name} in ${parsed.lanes}`);
+  assert.ok(parsed.messages > 10);
+  assert.match(parsed.title, /^Consumer group test_group_1: protocol messages/);
+
+  // 中文.
+  await page.getByRole('button', { name: '中文' }).click();
+  await view.getByText('时序图', { exact: true }).waitFor();
+  const zhLabel = await view.locator('.seq-msg[data-api="JoinGroup"]').first().getAttribute('aria-label');
+  assert.ok(await view.getByRole('group', { name: '协议消息时序图' }).isVisible());
+  assert.match(zhLabel, /JoinGroup (请求|错误)，从 .* 到 /);
+  assert.ok(await view.getByRole('button', { name: '下载 SVG' }).isVisible());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('with many messages only a window is drawn, and it follows the time', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 8);
+  const view = page.getByTestId('sequence-diagram');
+  await view.getByText('Sequence diagram', { exact: true }).click();
+  const now = view.getByTestId('sequence-now');
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  const first = Number(await now.getAttribute('data-ms'));
+  await page.waitForFunction(
+    (t) => Number(document.querySelector('[data-testid=sequence-now]').getAttribute('data-ms')) > t + 5_000,
+    first,
+  );
+  const rows = await view.locator('.seq-body .seq-msg').count();
+  assert.ok(rows > 20 && rows <= 40 + 8, `${rows} rows drawn`);
+  // The marker of the shown time is in the scrolled view.
+  const visible = await page.evaluate(() => {
+    const box = document.querySelector('.sequence-scroll').getBoundingClientRect();
+    const line = document.querySelector('.seq-now').getBoundingClientRect();
+    return line.top >= box.top - 1 && line.bottom <= box.bottom + 1;
+  });
+  assert.ok(visible, 'scrolled to the shown time');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
