@@ -28,6 +28,40 @@ fn two(actions: &str) -> Simulation {
     sim(&TWO.replace("ACTIONS", actions))
 }
 
+/// A alone on a 4-partition topic, B added at 20 s; 20 ms network latency; a batch takes
+/// `PROCESSING` ms.
+const B_JOINS_AT_20S: &str = r#"{
+  "version": 1, "seed": 5, "group_id": "test_group_1", "end_ms": 90000,
+  "network": { "latency_ms": 20 },
+  "topics": [{ "name": "t", "partitions": 4, "records_per_sec": 10 }],
+  "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": PROCESSING },
+  "consumers": [{ "name": "A" }],
+  "actions": [{ "type": "add_consumer", "at_ms": 20000, "consumer": { "name": "B" } }]
+}"#;
+
+fn b_joins_at_20s(processing_ms: u64) -> Simulation {
+    sim(&B_JOINS_AT_20S.replace("PROCESSING", &processing_ms.to_string()))
+}
+
+/// A alone on a 1-partition topic at 100 records/s, committing after every 1 s batch, until
+/// `END`; `CLUSTER` is the cluster's settings and `ACTIONS` the faults.
+const COMMITTING: &str = r#"{
+  "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": END,
+  "cluster": { CLUSTER },
+  "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
+  "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
+                       "commit": { "mode": "manual", "every_batches": 1 } },
+  "consumers": [{ "name": "A" }],
+  "actions": [ACTIONS]
+}"#;
+
+fn committing(end_ms: u64, cluster: &str, actions: &str) -> Simulation {
+    sim(&COMMITTING
+        .replace("END", &end_ms.to_string())
+        .replace("CLUSTER", cluster)
+        .replace("ACTIONS", actions))
+}
+
 #[test]
 fn coordinator_crash_in_stable_keeps_the_generation() {
     let mut s = two(r#"{ "type": "crash_broker", "at_ms": 20000, "broker": 0 }"#);
@@ -114,15 +148,7 @@ fn coordinator_crash_in_stable_keeps_the_generation() {
 #[test]
 fn coordinator_crash_in_completing_rebalance_loses_the_rebalance() {
     // B joins at 20 s; crash the coordinator the moment the group reaches CompletingRebalance.
-    let json = r#"{
-      "version": 1, "seed": 5, "group_id": "test_group_1", "end_ms": 90000,
-      "network": { "latency_ms": 20 },
-      "topics": [{ "name": "t", "partitions": 4, "records_per_sec": 10 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 500 },
-      "consumers": [{ "name": "A" }],
-      "actions": [{ "type": "add_consumer", "at_ms": 20000, "consumer": { "name": "B" } }]
-    }"#;
-    let mut s = sim(json);
+    let mut s = b_joins_at_20s(500);
     s.run_until(SimTime(19_000));
     let stable_gen = s.group_snapshot().unwrap().generation_id;
     while s.group_snapshot().map(|g| g.state) != Some(GroupState::CompletingRebalance) {
@@ -175,15 +201,7 @@ fn coordinator_crash_in_completing_rebalance_loses_the_rebalance() {
 
 #[test]
 fn graceful_shutdown_answers_parked_requests_with_not_coordinator() {
-    let json = r#"{
-      "version": 1, "seed": 5, "group_id": "test_group_1", "end_ms": 90000,
-      "network": { "latency_ms": 20 },
-      "topics": [{ "name": "t", "partitions": 4, "records_per_sec": 10 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 5000 },
-      "consumers": [{ "name": "A" }],
-      "actions": [{ "type": "add_consumer", "at_ms": 20000, "consumer": { "name": "B" } }]
-    }"#;
-    let mut s = sim(json);
+    let mut s = b_joins_at_20s(5000);
     s.run_until(SimTime(19_000));
     // B's JoinGroup is parked while A finishes its batch (PreparingRebalance).
     while s.group_snapshot().map(|g| g.state) != Some(GroupState::PreparingRebalance) {
@@ -333,14 +351,11 @@ fn every_isr_replica_down_leaves_the_group_unavailable() {
 fn committed_offsets_below_the_hw_survive_a_failover_and_unreplicated_ones_are_lost() {
     // Followers fetch every 4 s: a commit is acknowledged only after a fetch carries it and the
     // next one reports it. Broker 0 crashes at 30.5 s, with appends not yet fetched.
-    let mut s = sim(r#"{
-      "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": 60000,
-      "cluster": { "replica_fetch_interval_ms": 4000, "offsets_commit_timeout_ms": 20000 },
-      "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
-                           "commit": { "mode": "manual", "every_batches": 1 } },
-      "consumers": [{ "name": "A" }]
-    }"#);
+    let mut s = committing(
+        60_000,
+        r#""replica_fetch_interval_ms": 4000, "offsets_commit_timeout_ms": 20000"#,
+        "",
+    );
     s.run_until(SimTime(30_500));
     let tp = TopicPartition::new("t", 0);
     let p = s.offsets_partition();
@@ -406,18 +421,12 @@ fn committed_offsets_below_the_hw_survive_a_failover_and_unreplicated_ones_are_l
 
 #[test]
 fn restarted_leader_truncates_its_unreplicated_tail() {
-    let mut s = sim(r#"{
-      "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": 60000,
-      "cluster": { "replica_fetch_interval_ms": 4000, "offsets_commit_timeout_ms": 20000 },
-      "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
-                           "commit": { "mode": "manual", "every_batches": 1 } },
-      "consumers": [{ "name": "A" }],
-      "actions": [
-        { "type": "crash_broker", "at_ms": 30500, "broker": 0 },
-        { "type": "restart_broker", "at_ms": 40000, "broker": 0 }
-      ]
-    }"#);
+    let mut s = committing(
+        60_000,
+        r#""replica_fetch_interval_ms": 4000, "offsets_commit_timeout_ms": 20000"#,
+        r#"{ "type": "crash_broker", "at_ms": 30500, "broker": 0 },
+           { "type": "restart_broker", "at_ms": 40000, "broker": 0 }"#,
+    );
     s.run_to_end();
     let ev = cluster_events(&s);
     assert!(ev.iter().any(|(t, e)| *t == SimTime(40_000)
@@ -444,18 +453,12 @@ fn restarted_leader_truncates_its_unreplicated_tail() {
 fn not_enough_replicas_makes_group_writes_fail() {
     // min.insync.replicas 2 and both followers down: commits get NOT_ENOUGH_REPLICAS, mapped to
     // COORDINATOR_NOT_AVAILABLE.
-    let mut s = sim(r#"{
-      "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": 40000,
-      "cluster": { "min_insync_replicas": 2 },
-      "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
-                           "commit": { "mode": "manual", "every_batches": 1 } },
-      "consumers": [{ "name": "A" }],
-      "actions": [
-        { "type": "crash_broker", "at_ms": 15000, "broker": 1 },
-        { "type": "crash_broker", "at_ms": 15000, "broker": 2 }
-      ]
-    }"#);
+    let mut s = committing(
+        40_000,
+        r#""min_insync_replicas": 2"#,
+        r#"{ "type": "crash_broker", "at_ms": 15000, "broker": 1 },
+           { "type": "crash_broker", "at_ms": 15000, "broker": 2 }"#,
+    );
     s.run_to_end();
     assert_eq!(s.offsets_partition().isr, vec![NodeId(0)]);
     let refused = client_events(&s, "A").any(|(e, c)| {
@@ -614,18 +617,12 @@ fn find_coordinator_names_no_broker_while_the_partition_has_no_leader() {
 // are refused at once (NOT_ENOUGH_REPLICAS, mapped the same way).
 #[test]
 fn a_commit_is_not_acknowledged_by_an_isr_below_min_insync_replicas() {
-    let mut s = sim(r#"{
-      "version": 1, "seed": 4, "group_id": "test_group_1", "end_ms": 30000,
-      "cluster": { "min_insync_replicas": 2, "replica_lag_time_max_ms": 2000 },
-      "topics": [{ "name": "t", "partitions": 1, "records_per_sec": 100 }],
-      "client_defaults": { "subscription": { "topics": ["t"] }, "processing_ms": 1000,
-                           "commit": { "mode": "manual", "every_batches": 1 } },
-      "consumers": [{ "name": "A" }],
-      "actions": [
-        { "type": "slow_broker", "at_ms": 10000, "broker": 1, "fetch_interval_ms": 60000 },
-        { "type": "slow_broker", "at_ms": 10000, "broker": 2, "fetch_interval_ms": 60000 }
-      ]
-    }"#);
+    let mut s = committing(
+        30_000,
+        r#""min_insync_replicas": 2, "replica_lag_time_max_ms": 2000"#,
+        r#"{ "type": "slow_broker", "at_ms": 10000, "broker": 1, "fetch_interval_ms": 60000 },
+           { "type": "slow_broker", "at_ms": 10000, "broker": 2, "fetch_interval_ms": 60000 }"#,
+    );
     s.run_until(SimTime(10_000));
     let hw_at_slowdown = s.offsets_partition().high_watermark;
     s.run_to_end();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::sim::{client_events, coordinator_events, run_to_end, scenario_file, tps};
+use common::sim::{client_events, coordinator_events, revocations, run_to_end, scenario_file, tps};
 use rebalance_engine::event::{EventKind, RemovalReason};
 use rebalance_engine::protocol::{GroupState, TopicPartition};
 use rebalance_engine::scenario::ActionSpec;
@@ -263,13 +263,7 @@ fn l13_cooperative_second_rebalance_and_c1_never_stops() {
         generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
         vec![1, 2, 3]
     );
-    let revoked: Vec<Vec<TopicPartition>> = client_events(&sim, "C1")
-        .filter_map(|(_, e)| match e {
-            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(revoked, vec![tps("t", &[3, 4, 5])]);
+    assert_eq!(revocations(&sim, "C1"), vec![tps("t", &[3, 4, 5])]);
     // C1 processes partitions 0-2 during both rebalances.
     let busy = |lo: u64, hi: u64| {
         client_events(&sim, "C1").any(|(e, ev)| {
@@ -284,12 +278,7 @@ fn l13_cooperative_second_rebalance_and_c1_never_stops() {
     let mut eager = scenario("13-eager-vs-cooperative");
     eager.client_defaults.assignors = Some(vec![rebalance_engine::assignor::Strategy::Sticky]);
     let e = run_to_end(&eager);
-    let first = client_events(&e, "C1")
-        .find_map(|(_, ev)| match ev {
-            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let first = revocations(&e, "C1").into_iter().next().unwrap();
     assert_eq!(first, tps("t", &[0, 1, 2, 3, 4, 5]));
     assert_eq!(generations(&e).len(), 2);
 }

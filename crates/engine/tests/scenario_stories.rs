@@ -6,8 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::sim::{client_events, repo_root, run_to_end, scenario_file, tps};
-use rebalance_engine::protocol::TopicPartition;
+use common::sim::{client_events, repo_root, revocations, run_to_end, scenario_file, tps};
 use rebalance_engine::sim::{SimEventKind, WorldEvent};
 use rebalance_engine::{ClientEvent, Lifecycle, Simulation};
 
@@ -110,13 +109,7 @@ fn cooperative_two_rebalances() {
     assert_eq!(owners["C2"], tps("t", &[3, 4, 5]));
     assert_eq!(sim.group_snapshot().unwrap().generation_id, 3);
     // C1 never revoked 0..2: it consumed them throughout.
-    let revoked: Vec<Vec<TopicPartition>> = client_events(&sim, "C1")
-        .filter_map(|(_, e)| match e {
-            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(revoked, vec![tps("t", &[3, 4, 5])]);
+    assert_eq!(revocations(&sim, "C1"), vec![tps("t", &[3, 4, 5])]);
 }
 
 #[test]

@@ -51,6 +51,16 @@ pub fn coordinator_events(sim: &Simulation) -> impl Iterator<Item = (&SimEvent, 
     })
 }
 
+/// The partitions consumer `who` revoked, one list per onPartitionsRevoked call.
+pub fn revocations(sim: &Simulation, who: &str) -> Vec<Vec<TopicPartition>> {
+    client_events(sim, who)
+        .filter_map(|(_, e)| match e {
+            ClientEvent::PartitionsRevoked { partitions } => Some(partitions.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The cluster's events, with when they happened.
 pub fn cluster_events(sim: &Simulation) -> Vec<(SimTime, ClusterEvent)> {
     sim.log()
