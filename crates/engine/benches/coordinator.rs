@@ -181,6 +181,19 @@ impl Sim {
         }
     }
 
+    /// A new process: a member with no id yet, which joins at once.
+    fn add_member(&mut self) {
+        let idx = self.members.len();
+        self.members.push(Member {
+            id: String::new(),
+            generation: -1,
+            phase: Phase::Joining,
+            leader: false,
+            members: Vec::new(),
+        });
+        self.join(idx);
+    }
+
     fn join(&mut self, idx: usize) {
         let m = &mut self.members[idx];
         m.phase = Phase::Joining;
@@ -303,15 +316,8 @@ fn run(sim_ms: u64, mut replay: Option<&mut Replay>) -> RunStats {
             .map(|_| Vec::with_capacity(REPLAY_CHUNK + MEMBERS * 4)),
     };
     let started = Instant::now();
-    for i in 0..MEMBERS {
-        sim.members.push(Member {
-            id: String::new(),
-            generation: -1,
-            phase: Phase::Joining,
-            leader: false,
-            members: Vec::new(),
-        });
-        sim.join(i);
+    for _ in 0..MEMBERS {
+        sim.add_member();
     }
     let mut next_crash = 60_000u64;
     let mut crash_victim = 0usize;
@@ -327,15 +333,7 @@ fn run(sim_ms: u64, mut replay: Option<&mut Replay>) -> RunStats {
             // The victim stops talking; a replacement process joins as a new member.
             sim.members[crash_victim].phase = Phase::Crashed;
             crash_victim += 1;
-            let idx = sim.members.len();
-            sim.members.push(Member {
-                id: String::new(),
-                generation: -1,
-                phase: Phase::Joining,
-                leader: false,
-                members: Vec::new(),
-            });
-            sim.join(idx);
+            sim.add_member();
         }
         let slot = (t / step) % slots;
         for idx in (slot as usize..sim.members.len()).step_by(slots as usize) {
