@@ -388,6 +388,12 @@ text { font-family: system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Micros
 .seq-lifeline { stroke: #8c959f; stroke-width: 1.5; stroke-dasharray: 6 4; }
 .seq-lane.is-faded .seq-lifeline { stroke: #d0d7de; }
 .seq-head { fill: #ffffff; stroke: #57606a; stroke-width: 2; }
+.owner-0 .seq-head { stroke: #0072b2; } .owner-1 .seq-head { stroke: #d55e00; }
+.owner-2 .seq-head { stroke: #009e73; } .owner-3 .seq-head { stroke: #cc79a7; }
+.owner-4 .seq-head { stroke: #8a6d00; } .owner-5 .seq-head { stroke: #56789a; }
+.owner-6 .seq-head { stroke: #7b3294; } .owner-7 .seq-head { stroke: #1b7837; }
+.owner-8 .seq-head { stroke: #b2182b; } .owner-9 .seq-head { stroke: #2166ac; }
+.seq-lane.is-faded .seq-head { stroke-dasharray: 4 3; }
 .seq-broker .seq-head { fill: #24292f; stroke: #24292f; }
 .seq-broker .seq-lane-name, .seq-broker .seq-lane-role { fill: #ffffff; }
 .seq-lane-name { font-size: 14px; font-weight: 700; fill: #1f2328; }
