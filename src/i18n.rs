@@ -579,8 +579,6 @@ pub struct Explain {
     pub assignment_failed: &'static str,
     /// Partition unloaded: Dead.
     pub unloaded_dead: &'static str,
-    /// Any other transition.
-    pub state_changed: &'static str,
     /// Generation bump.
     pub generation: &'static str,
     /// Protocol chosen.
@@ -615,8 +613,6 @@ pub struct Explain {
     pub initial_delay: &'static str,
     /// Rebalance timeout.
     pub rebalance_timeout: &'static str,
-    /// Other timers.
-    pub timer_fired: &'static str,
     /// JoinGroup/SyncGroup parked.
     pub parked: &'static str,
     /// Parked request dropped.
@@ -649,8 +645,6 @@ pub struct Explain {
     pub assigned: &'static str,
     /// Partitions lost.
     pub lost: &'static str,
-    /// Generation reset.
-    pub generation_reset: &'static str,
     /// An error response.
     pub error_received: &'static str,
     /// REBALANCE_IN_PROGRESS.
@@ -741,8 +735,145 @@ pub struct Explain {
     pub leader_elected: &'static str,
     /// The group's partition has no leader.
     pub partition_offline: &'static str,
-    /// Anything else: the engine's own English line follows.
-    pub other: &'static str,
+}
+
+/// Explanations of the log entries the main table does not cover, so that every event kind the
+/// engine logs (coordinator, client, network, world and cluster events) has a sentence of its own.
+pub struct ExplainMore {
+    /// A request arrived: {node}, {api}, {corr}.
+    pub request_received: &'static str,
+    /// A response without error: {node}, {api}, {corr}.
+    pub response_sent: &'static str,
+    /// An error response: {node}, {api}, {corr}, {error}.
+    pub response_sent_error: &'static str,
+    /// A member rejoined with a different subscription: {member}.
+    pub member_updated: &'static str,
+    /// A member rejoined unchanged: {member}.
+    pub member_updated_same: &'static str,
+    /// A pending member id was dropped: {member}, {reason}.
+    pub pending_removed: &'static str,
+    /// Committed offsets expired: {parts}.
+    pub offsets_expired: &'static str,
+    /// A Dead group was forgotten: {group}.
+    pub group_removed: &'static str,
+    /// A loaded group is over group.max.size: {size}, {max}, {from}, {to}.
+    pub over_capacity: &'static str,
+    /// An Empty group's last offsets expired: {from}, {to}.
+    pub group_expired: &'static str,
+    /// The group was forced Dead: {from}, {to}.
+    pub forced_dead: &'static str,
+    /// The old leader was removed: {who}.
+    pub leader_removed: &'static str,
+    /// The leader did not rejoin: {who}.
+    pub leader_not_rejoined: &'static str,
+    /// A static leader's replacement keeps leadership: {who}.
+    pub leader_static: &'static str,
+    /// A coordinator timer was scheduled: {timer}, {time}.
+    pub timer_set: &'static str,
+    /// A coordinator timer was rescheduled: {timer}, {time}.
+    pub timer_reset: &'static str,
+    /// A coordinator timer was cancelled: {timer}.
+    pub timer_cancelled: &'static str,
+    /// A coordinator timer fired (other than the two with their own sentence): {timer}.
+    pub timer_fired: &'static str,
+    /// Timer name: a member's session.
+    pub timer_session: &'static str,
+    /// Timer name: a new member's join timeout.
+    pub timer_new_member: &'static str,
+    /// Timer name: a pending member's session.
+    pub timer_pending_member: &'static str,
+    /// Timer name: group.initial.rebalance.delay.ms.
+    pub timer_initial_delay: &'static str,
+    /// Timer name: the rebalance timeout.
+    pub timer_rebalance: &'static str,
+    /// Timer name: the pending-sync timeout.
+    pub timer_pending_sync: &'static str,
+    /// Timer name: the offset expiration check.
+    pub timer_offset_expiration: &'static str,
+    /// A group record was appended: {p}, {offset}, {group}, {gen}, {n}.
+    pub record_group: &'static str,
+    /// A group tombstone was appended: {p}, {offset}, {group}.
+    pub record_group_tombstone: &'static str,
+    /// An offset record was appended: {p}, {offset}, {tp}, {committed}.
+    pub record_offset: &'static str,
+    /// An offset tombstone was appended: {p}, {offset}, {tp}.
+    pub record_offset_tombstone: &'static str,
+    /// An append something waited on failed: {p}, {offset}, {error}.
+    pub append_failed: &'static str,
+    /// A topic was deleted: {topic}.
+    pub topic_deleted: &'static str,
+    /// A topic's production rate changed: {topic}, {n}.
+    pub produce_rate: &'static str,
+    /// A consumer calls subscribe(): {who}, {topics}.
+    pub subscription_set: &'static str,
+    /// The network changed: {latency}, {jitter}, {drop}.
+    pub network_changed: &'static str,
+    /// A scripted member sends a raw request: {script}, {api}.
+    pub scripted: &'static str,
+    /// The scenario ends.
+    pub end: &'static str,
+    /// A broker was slowed: {node}, {ms}.
+    pub broker_slowed: &'static str,
+    /// A slowed broker fetches normally again: {node}.
+    pub broker_speed_restored: &'static str,
+    /// The controller moved other partitions' leadership: {n}.
+    pub leaders_moved: &'static str,
+    /// A follower fetched: {node}, {p}, {n}, {from}, {leo}.
+    pub replica_fetched: &'static str,
+    /// The high watermark moved: {p}, {from}, {to}.
+    pub hw_advanced: &'static str,
+    /// A replica left the ISR because its broker is down: {node}, {p}, {isr}.
+    pub isr_shrunk_down: &'static str,
+    /// A replica left the ISR because it lagged: {node}, {p}, {ms}, {isr}.
+    pub isr_shrunk_lag: &'static str,
+    /// A replica rejoined the ISR: {node}, {p}, {isr}.
+    pub isr_expanded: &'static str,
+    /// A replica's log was truncated: {node}, {p}, {from}, {to}.
+    pub log_truncated: &'static str,
+    /// An append was not replicated in time: {p}, {offset}.
+    pub append_timed_out: &'static str,
+    /// A client reset its generation but kept its member id: {who}.
+    pub generation_reset_kept: &'static str,
+    /// A client reset its generation and member id: {who}.
+    pub generation_reset_all: &'static str,
+    /// Error meaning: UNKNOWN_SERVER_ERROR.
+    pub err_server: &'static str,
+    /// Error meaning: UNKNOWN_TOPIC_OR_PARTITION.
+    pub err_unknown_partition: &'static str,
+    /// Error meaning: a record or batch too large.
+    pub err_too_large: &'static str,
+    /// Error meaning: NOT_LEADER_OR_FOLLOWER or KAFKA_STORAGE_ERROR.
+    pub err_not_leader: &'static str,
+    /// Error meaning: REQUEST_TIMED_OUT.
+    pub err_timed_out: &'static str,
+    /// Error meaning: OFFSET_METADATA_TOO_LARGE.
+    pub err_metadata_too_large: &'static str,
+    /// Error meaning: NOT_ENOUGH_REPLICAS.
+    pub err_not_enough_replicas: &'static str,
+    /// Error meaning: INCONSISTENT_GROUP_PROTOCOL.
+    pub err_inconsistent_protocol: &'static str,
+    /// Error meaning: INVALID_GROUP_ID.
+    pub err_invalid_group: &'static str,
+    /// Error meaning: INVALID_SESSION_TIMEOUT.
+    pub err_session_timeout: &'static str,
+    /// Error meaning: GROUP_AUTHORIZATION_FAILED.
+    pub err_authorization: &'static str,
+    /// Error meaning: GROUP_ID_NOT_FOUND.
+    pub err_group_not_found: &'static str,
+    /// Error meaning: GROUP_MAX_SIZE_REACHED.
+    pub err_group_full: &'static str,
+    /// Error meaning: UNSTABLE_OFFSET_COMMIT.
+    pub err_unstable: &'static str,
+    /// A commit was not sent outside a stable generation: {who}.
+    pub commit_skipped_unstable: &'static str,
+    /// A commit was not sent without a coordinator: {who}.
+    pub commit_skipped_no_coordinator: &'static str,
+    /// A commit got no answer: {who}, {cause}.
+    pub commit_lost: &'static str,
+    /// Cause: the request timed out.
+    pub cause_timed_out: &'static str,
+    /// Cause: the connection dropped.
+    pub cause_disconnected: &'static str,
 }
 
 /// All of the UI's text in one language.
@@ -801,6 +932,8 @@ pub struct Strings {
     pub words: Words,
     /// Explanations of log entries.
     pub explain: Explain,
+    /// Explanations of the rarer log entries.
+    pub explain_more: ExplainMore,
     /// What the live region says when the group changes: "{state}, generation {gen}, leader {leader}".
     pub announce: &'static str,
     /// The share bar: link, export, import.
