@@ -516,6 +516,8 @@ pub struct HelpStrings {
     pub close: &'static str,
     /// `p`.
     pub presentation: &'static str,
+    /// The accessible name of the × button in the dialog's corner.
+    pub close_label: &'static str,
 }
 
 /// Words that fill the explanation templates.

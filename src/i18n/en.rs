@@ -278,6 +278,7 @@ pub(super) const STRINGS: Strings = Strings {
         inspect: "Inspect the focused consumer, broker, message or log line",
         close: "Close this help or the inspector",
         presentation: "Presentation mode on or off",
+        close_label: "Close the help",
     },
     words: Words {
         left: "it sent LeaveGroup",

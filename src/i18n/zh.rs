@@ -268,6 +268,7 @@ pub(super) const STRINGS: Strings = Strings {
         inspect: "查看当前聚焦的消费者、broker、消息或日志行",
         close: "关闭本帮助或详情面板",
         presentation: "打开或关闭演示模式",
+        close_label: "关闭帮助",
     },
     words: Words {
         left: "它发送了 LeaveGroup",

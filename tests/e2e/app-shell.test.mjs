@@ -136,3 +136,50 @@ test('with reduced motion, messages jump instead of gliding', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the help dialog keeps the focus; Escape closes it and gives focus back to its button', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const opener = page.getByRole('button', { name: 'Keyboard shortcuts' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await dialog.waitFor();
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el.getAttribute('aria-label') ?? el.textContent.trim();
+  });
+  const inside = () => dialog.evaluate((d) => d.contains(document.activeElement));
+  assert.equal(await focused(), 'Close', 'the dialog takes focus');
+  // Tab and Shift+Tab go round its two controls and never reach the page behind.
+  const forward = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    assert.ok(await inside(), `Tab ${i + 1} left the dialog`);
+    forward.push(await focused());
+  }
+  assert.deepEqual(forward, ['Close the help', 'Close', 'Close the help', 'Close']);
+  const backward = [];
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Shift+Tab');
+    assert.ok(await inside(), `Shift+Tab ${i + 1} left the dialog`);
+    backward.push(await focused());
+  }
+  assert.deepEqual(backward, ['Close the help', 'Close', 'Close the help']);
+  // Focus put on the page behind comes back into the dialog.
+  await page.getByRole('button', { name: 'Presentation mode' }).evaluate((b) => b.focus());
+  assert.ok(await inside(), 'focus pulled back into the dialog');
+  // The page's shortcuts do not fire behind the dialog.
+  await page.keyboard.press('a');
+  assert.equal(await page.getByRole('article').count(), 0, 'no consumer added behind the dialog');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.ok(await opener.evaluate((el) => el === document.activeElement), 'focus is back on the help button');
+  await page.keyboard.press('?');
+  await dialog.waitFor();
+  await screenshot(page, 'help-dialog');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
