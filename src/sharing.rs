@@ -23,6 +23,14 @@ use crate::world::{self, World};
 /// The localStorage key of the autosaved session (an `rb1.` string).
 pub const AUTOSAVE_KEY: &str = "rebalance-playground.session";
 
+/// The sessionStorage (this tab's) key of the link the page last put in its URL. When the URL still
+/// holds it on opening, the tab is being reloaded, and its latest link (saved as it left, perhaps
+/// newer than the URL) wins.
+pub const PUBLISHED_KEY: &str = "rebalance-playground.published";
+
+/// The sessionStorage key of the tab's latest link.
+pub const LATEST_KEY: &str = "rebalance-playground.latest";
+
 /// The largest scenario file the import reads (checked before reading it).
 pub const MAX_FILE_BYTES: f64 = 1024.0 * 1024.0;
 
@@ -371,19 +379,33 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// This tab's storage (it survives a reload, not the tab).
+fn tab_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
 /// The session the page opens with: the link in the URL, else the autosaved session, else a new
 /// playground. A link or autosave that opens is shown paused at its time.
 pub fn initial_playground() -> Playground {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
+    let saved = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten());
     if let Some(link) = link_in_hash(&hash) {
+        let tab = |key| tab_storage().and_then(|s| s.get_item(key).ok().flatten());
+        // A reload of this tab: the URL holds the tab's own last link, and its latest link (saved
+        // as it left) may be newer.
+        if tab(PUBLISHED_KEY).as_deref() == Some(link) {
+            if let Some(Ok(world)) = tab(LATEST_KEY).map(|l| open_link(&l)) {
+                return playground_with(world);
+            }
+        }
         match open_link(link) {
             Ok(world) => return playground_with(world),
             Err(e) => STARTUP_ERROR.with(|s| *s.borrow_mut() = Some(e)),
         }
     }
-    if let Some(saved) = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) {
+    if let Some(saved) = saved {
         if let Ok(world) = open_link(&saved) {
             return playground_with(world);
         }
@@ -414,8 +436,20 @@ pub fn publish(link: &str) {
             );
         }
     }
+    if let Some(s) = tab_storage() {
+        let _ = s.set_item(PUBLISHED_KEY, link);
+    }
+    autosave(link);
+}
+
+/// Autosaves the link without touching the URL: what the page does as it leaves, when a change
+/// of URL may come too late for a reload.
+pub fn autosave(link: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(AUTOSAVE_KEY, link);
+    }
+    if let Some(s) = tab_storage() {
+        let _ = s.set_item(LATEST_KEY, link);
     }
 }
 

@@ -1,6 +1,11 @@
 //! The share bar: the session's link (kept in the page URL and autosaved), export as a scenario
 //! file, import one. Problems with a link or a file are shown as text; the session is untouched.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -9,9 +14,13 @@ use super::{use_playground, use_strings};
 use crate::i18n::fill;
 use crate::sharing;
 use crate::state::Change;
+use crate::world::World;
 
 /// Wall-clock milliseconds between two autosaves while the simulation plays.
 const SAVE_EVERY_MS: f64 = 1_000.0;
+
+/// Wall-clock milliseconds from a change to its save.
+const SAVE_DELAY_MS: u32 = 200;
 
 #[derive(Clone, PartialEq)]
 enum Notice {
@@ -25,6 +34,17 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The page's address with `link` as its fragment.
+fn with_page_base(link: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| {
+            let base = h.split('#').next().unwrap_or_default().to_owned();
+            format!("{base}{}{link}", sharing::HASH_PREFIX)
+        })
+        .unwrap_or_default()
+}
+
 /// The share bar.
 #[component]
 pub fn ShareBar() -> Html {
@@ -35,42 +55,84 @@ pub fn ShareBar() -> Html {
     let notice = use_state(|| sharing::take_startup_error().map(|why| Notice::Error { what: "link", why }));
     // (wall time of the last save, history length then, playing then)
     let saved = use_mut_ref(|| (f64::NEG_INFINITY, usize::MAX, true));
+    // A save waiting to run, and the world it saves.
+    let pending = use_mut_ref(|| None::<(Timeout, Rc<RefCell<World>>)>);
 
     {
         let link = link.clone();
         let pg = pg.clone();
+        let pending = pending.clone();
         use_effect_with(pg.version, move |_| {
-            let world = pg.world.borrow();
-            let len = world.history().len();
+            let len = pg.world.borrow().history().len();
             let mut last = saved.borrow_mut();
             let now = now_ms();
-            if !pg.playing || last.1 != len || last.2 != pg.playing || now - last.0 >= SAVE_EVERY_MS {
-                let l = sharing::session_link(&world);
-                sharing::publish(&l);
+            let due = !pg.playing || last.1 != len || last.2 != pg.playing || now - last.0 >= SAVE_EVERY_MS;
+            if due {
                 *last = (now, len, pg.playing);
-                if *link != l {
-                    link.set(l);
+                // Saved a moment later, off the frame that showed the change: a burst of changes
+                // (dragging the timeline, clicking fast) is saved once, as it ends.
+                let world = pg.world.clone();
+                let slot = pending.clone();
+                let timeout = Timeout::new(SAVE_DELAY_MS, move || {
+                    if let Some((_, world)) = slot.borrow_mut().take() {
+                        let l = sharing::session_link(&world.borrow());
+                        sharing::publish(&l);
+                        if *link != l {
+                            link.set(l);
+                        }
+                    }
+                });
+                // Replacing a waiting save cancels it.
+                *pending.borrow_mut() = Some((timeout, world));
+            }
+        });
+    }
+    // A save still waiting as the page goes (a reload, a closed tab) is done at once.
+    {
+        let pending = pending.clone();
+        use_effect_with((), move |_| {
+            let on_leave = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                if let Some((timeout, world)) = pending.borrow_mut().take() {
+                    timeout.cancel();
+                    if let Ok(world) = world.try_borrow() {
+                        sharing::autosave(&sharing::session_link(&world));
+                    }
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("pagehide", on_leave.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ =
+                        w.remove_event_listener_with_callback("pagehide", on_leave.as_ref().unchecked_ref());
                 }
             }
         });
     }
 
-    let full_link = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .map(|h| {
-            let base = h.split('#').next().unwrap_or_default().to_owned();
-            format!("{base}{}{}", sharing::HASH_PREFIX, *link)
-        })
-        .unwrap_or_default();
+    let full_link = with_page_base(&link);
 
     let oncopy = {
         let notice = notice.clone();
-        let full_link = full_link.clone();
+        let pg = pg.clone();
+        let link = link.clone();
+        let pending = pending.clone();
         Callback::from(move |_| {
+            // The link of what is on screen now, saved at once (a waiting save is not needed).
+            if let Some((timeout, _)) = pending.borrow_mut().take() {
+                timeout.cancel();
+            }
+            let now = sharing::session_link(&pg.world.borrow());
+            sharing::publish(&now);
+            let full = with_page_base(&now);
+            if *link != now {
+                link.set(now);
+            }
             if let Some(w) = web_sys::window() {
                 // A refused clipboard (no permission) is no error: the link is in the field.
-                let copy =
-                    wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&full_link));
+                let copy = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&full));
                 wasm_bindgen_futures::spawn_local(async move {
                     let _ = copy.await;
                 });

@@ -151,3 +151,21 @@ test('a reload restores the session where it was; a damaged link in the URL is r
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a reload right after a change keeps the change (the save waits a moment, but not past the page)', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await stablePausedSession(page);
+  const c2 = () => page.getByRole('article').filter({ hasText: 'C2' });
+  const alive = await c2().textContent();
+  await c2().getByRole('button', { name: 'Kill' }).click();
+  const killed = await c2().textContent();
+  assert.notEqual(killed, alive);
+  const before = await snapshot(page);
+  // No wait: the reload comes before the delayed save would run.
+  await page.reload();
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  assert.equal(await c2().textContent(), killed);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
