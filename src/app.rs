@@ -37,7 +37,7 @@ pub fn App() -> Html {
     let settled = use_state(|| false);
     {
         let settled = settled.clone();
-        use_effect_with((), move |_| settled.set(true));
+        use_effect_with((), move |_| after_next_paint(move || settled.set(true)));
     }
     let playground = use_reducer(crate::sharing::initial_playground);
 
@@ -186,6 +186,19 @@ pub fn App() -> Html {
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
     }
+}
+
+/// Runs `f` once the browser has painted what is on the page now: a timer set from the next
+/// animation frame fires after that frame is painted.
+fn after_next_paint(f: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return f();
+    };
+    let in_frame = wasm_bindgen::closure::Closure::once_into_js(move || {
+        gloo_timers::callback::Timeout::new(0, f).forget();
+    });
+    // A browser always gives animation frames (in a hidden tab, once it is shown again).
+    let _ = window.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&in_frame));
 }
 
 fn click_by_id(id: &str) {

@@ -34,6 +34,25 @@ fn mount_point() -> Element {
     div
 }
 
+/// Waits until the app has rendered all its panels: the group view comes first, the others once
+/// the browser has painted it (see `App`).
+async fn settle() {
+    yew::scheduler::flush().await;
+    let window = web_sys::window().unwrap();
+    // Two rounds: the app asks for its frame while it renders, which may be after this call.
+    for _ in 0..2 {
+        let frame = js_sys::Promise::new(&mut |resolve, _| {
+            window.request_animation_frame(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(frame).await.unwrap();
+        let timer = js_sys::Promise::new(&mut |resolve, _| {
+            window.set_timeout_with_callback(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(timer).await.unwrap();
+        yew::scheduler::flush().await;
+    }
+}
+
 fn text_of(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .unwrap()
@@ -220,7 +239,7 @@ async fn state_diagram_marks_exactly_the_current_state_in_words() {
 async fn language_switch_translates_the_app_and_the_document() {
     let root = mount_point();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
+    settle().await;
 
     button(&root, "English").click();
     yew::scheduler::flush().await;
@@ -259,7 +278,7 @@ async fn language_switch_translates_the_app_and_the_document() {
 async fn the_app_adds_consumers_steps_to_stable_and_inspects_a_node() {
     let root = mount_point();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
+    settle().await;
     button(&root, "English").click();
     yew::scheduler::flush().await;
 
@@ -315,7 +334,7 @@ async fn the_app_adds_consumers_steps_to_stable_and_inspects_a_node() {
 async fn impossible_settings_are_refused_with_the_field_named_and_nothing_lost() {
     let root = mount_point();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
+    settle().await;
     button(&root, "English").click();
     yew::scheduler::flush().await;
 
@@ -352,7 +371,7 @@ async fn impossible_settings_are_refused_with_the_field_named_and_nothing_lost()
 async fn keyboard_shortcuts_open_help_step_and_change_speed() {
     let root = mount_point();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
+    settle().await;
     button(&root, "English").click();
     yew::scheduler::flush().await;
 
@@ -403,7 +422,7 @@ async fn keyboard_shortcuts_open_help_step_and_change_speed() {
 async fn reset_starts_an_empty_world_and_forgets_its_log() {
     let root = mount_point();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
+    settle().await;
     button(&root, "English").click();
     yew::scheduler::flush().await;
     button(&root, "Pause").click();

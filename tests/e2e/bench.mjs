@@ -78,7 +78,7 @@ fn main() {
 `);
   const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
     .replace(/<link data-trunk rel="css"[^>]*>\n?/, '')
-    .replace(/<link data-trunk rel="copy-file"[^>]*>\n?/, '')
+    .replace(/<link data-trunk rel="copy-(file|dir)"[^>]*>\n?/g, '')
     .replace(/data-bin="rebalance-playground"/, 'data-bin="empty-app"');
   await writeFile(join(EMPTY, 'index.html'), index);
   await writeFile(join(EMPTY, 'Trunk.toml'), await readFile(join(ROOT, 'Trunk.toml'), 'utf8'));
