@@ -959,16 +959,7 @@ mod tests {
     use rebalance_engine::NodeId;
 
     fn run_three() -> World {
-        let mut w = World::new(3);
-        for _ in 0..3 {
-            let name = w.next_consumer_name();
-            w.apply(Command::AddConsumer(Box::new(default_consumer(&name))))
-                .unwrap();
-        }
-        for _ in 0..100 {
-            w.advance(100.0);
-        }
-        w
+        World::with_consumers_joined(3)
     }
 
     #[test]

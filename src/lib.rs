@@ -11,6 +11,7 @@
 
 pub mod app;
 pub mod components;
+mod download;
 pub mod explain;
 pub mod fields;
 pub mod hooks;

@@ -813,6 +813,23 @@ impl View {
 }
 
 #[cfg(test)]
+impl World {
+    /// A test world (seed 3) where `n` consumers were added at the start, 10 s later.
+    pub fn with_consumers_joined(n: usize) -> World {
+        let mut w = World::new(3);
+        for _ in 0..n {
+            let name = w.next_consumer_name();
+            w.apply(Command::AddConsumer(Box::new(default_consumer(&name))))
+                .unwrap();
+        }
+        for _ in 0..100 {
+            w.advance(100.0);
+        }
+        w
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

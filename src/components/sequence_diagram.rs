@@ -20,6 +20,7 @@ use web_sys::{HtmlDetailsElement, HtmlInputElement};
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
+use crate::download::download;
 use crate::explain::endpoint;
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Selection};
@@ -574,29 +575,6 @@ fn write_rows(out: &mut String, d: &Diagram, s: &Strings, live: Option<Option<u6
     );
 }
 
-/// Offers `text` as a file download.
-fn download(name: &str, text: &str, mime: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    let a = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok());
-    if let Some(a) = a {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
-
 /// The lifelines' heads (they stay in view while the rows scroll).
 fn heads(d: &Diagram) -> Html {
     let w = d.width();
@@ -769,16 +747,7 @@ mod tests {
     use crate::world::{default_consumer, Command};
 
     fn three_joined() -> World {
-        let mut w = World::new(3);
-        for _ in 0..3 {
-            let name = w.next_consumer_name();
-            w.apply(Command::AddConsumer(Box::new(default_consumer(&name))))
-                .unwrap();
-        }
-        for _ in 0..100 {
-            w.advance(100.0);
-        }
-        w
+        World::with_consumers_joined(3)
     }
 
     #[test]

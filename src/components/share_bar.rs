@@ -11,6 +11,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
+use crate::download::download;
 use crate::i18n::fill;
 use crate::sharing;
 use crate::state::Change;
@@ -145,7 +146,7 @@ pub fn ShareBar() -> Html {
         let pg = pg.clone();
         Callback::from(move |_| {
             let json = sharing::export_json(&pg.world.borrow());
-            download("scenario.json", &json);
+            download("scenario.json", &json, "application/json");
         })
     };
 
@@ -233,27 +234,4 @@ pub fn ShareBar() -> Html {
             { notice_html }
         </section>
     }
-}
-
-/// Offers `text` as a file download.
-fn download(name: &str, text: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    let a = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok());
-    if let Some(a) = a {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }

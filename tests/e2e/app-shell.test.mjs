@@ -1,20 +1,9 @@
 // The app shell as a user meets it: title, the empty group, and the language switch.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot, addConsumers } from './harness.mjs';
+import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('an English browser sees the app shell with a new, empty group', async () => {
   const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });

@@ -1,20 +1,17 @@
 // Random clicking for 60 seconds at full speed: no panic, no console error, whatever is clicked.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot, setSpeed, addConsumers } from './harness.mjs';
+import {
+  server,
+  browser,
+  useServerAndBrowser,
+  openPage,
+  screenshot,
+  setSpeed,
+  addConsumers,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 /** A small seeded generator, so that a failing run can be replayed with the same SEED. */
 function rng(seed) {

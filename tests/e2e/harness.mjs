@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -103,4 +104,37 @@ export async function addConsumers(page, n) {
 export async function leaderName(page) {
   const text = (await page.getByTestId('leader').textContent()).replace('♛', '').trim();
   return text.split(' ')[0];
+}
+
+/** The running test file's server (of dist/) and browser, set by `useServerAndBrowser()`'s hooks. */
+export let server;
+export let browser;
+
+/** Serves dist/ and launches Chromium before a test file's tests; closes both after them. */
+export function useServerAndBrowser() {
+  before(async () => {
+    server = await serveDist();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}
+
+/** What the user sees of the session at the shown time: clock, group, consumer cards, partitions, log. */
+export async function shownSession(page) {
+  return {
+    clock: await page.getByTestId('clock').getAttribute('data-ms'),
+    state: await page.getByTestId('group-state').textContent(),
+    generation: await page.getByTestId('generation').textContent(),
+    leader: await leaderName(page),
+    members: await page.getByTestId('member-count').textContent(),
+    cards: await page.getByRole('article').evaluateAll((els) => els.map((e) => e.textContent)),
+    partitions: await page
+      .getByRole('list', { name: 'test_topic' })
+      .getByRole('listitem')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+    log: await page.locator('.log-line').evaluateAll((els) => els.slice(0, 12).map((e) => e.textContent)),
+  };
 }

@@ -1,20 +1,9 @@
 // Lesson mode as a learner meets it: open a preset, answer the predict questions, step forward and back.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { server, browser, useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('a preset lesson: predict before the reveal, then step forward and back through the narration', async () => {
   const { context, page, errors } = await openPage(browser, server.url);

@@ -1,24 +1,22 @@
 // The rebalance as a user drives and sees it: adding, killing and closing consumers, in both
 // languages. Every check waits for a visible condition with a timeout; nothing sleeps.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  serveDist, launchBrowser, openPage, screenshot, setSpeed, waitForText, addConsumers, leaderName, SHOTS,
+  server,
+  browser,
+  useServerAndBrowser,
+  openPage,
+  screenshot,
+  setSpeed,
+  waitForText,
+  addConsumers,
+  leaderName,
+  SHOTS,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 async function stableGroupOfThree(page) {
   await page.getByRole('heading', { level: 1 }).waitFor();

@@ -1,24 +1,23 @@
 // The sequence diagram: lifelines and arrows for three consumers joining, error responses drawn
 // differently, a click (or Enter) on a message moves the timeline there, and the SVG export is a
 // standalone, well-formed SVG with the lifelines (a consumer name with markup characters included).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, SHOTS } from './harness.mjs';
+import {
+  server,
+  browser,
+  useServerAndBrowser,
+  openPage,
+  screenshot,
+  addConsumers,
+  setSpeed,
+  waitForText,
+  SHOTS,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors drawn differently, click and Enter jump, SVG export', async () => {
   const { context, page, errors } = await openPage(browser, server.url, { viewport: { width: 1400, height: 1000 } });

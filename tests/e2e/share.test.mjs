@@ -1,21 +1,20 @@
 // Sharing, import and autosave as a user meets them: copy the link and open it elsewhere, import
 // broken files, reload.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, leaderName } from './harness.mjs';
+import {
+  server,
+  browser,
+  useServerAndBrowser,
+  shownSession,
+  openPage,
+  screenshot,
+  addConsumers,
+  setSpeed,
+  waitForText,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 /** Two consumers reach Stable at 10×, then the user pauses. */
 async function stablePausedSession(page) {
@@ -27,22 +26,6 @@ async function stablePausedSession(page) {
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
 }
 
-/** What the user sees of the session: clock, group, consumers, log length. */
-async function snapshot(page) {
-  return {
-    clock: await page.getByTestId('clock').getAttribute('data-ms'),
-    state: await page.getByTestId('group-state').textContent(),
-    generation: await page.getByTestId('generation').textContent(),
-    leader: await leaderName(page),
-    members: await page.getByTestId('member-count').textContent(),
-    cards: await page.getByRole('article').count(),
-    partitions: await page
-      .getByRole('list', { name: 'test_topic' })
-      .getByRole('listitem')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
-  };
-}
-
 test('a copied share link opens the same run, paused at the same time, in a new page', async () => {
   const { context, page, errors } = await openPage(browser, server.url);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -51,7 +34,7 @@ test('a copied share link opens the same run, paused at the same time, in a new 
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).click();
   await page.getByRole('article').filter({ hasText: 'C2' }).getByRole('button', { name: 'Kill' }).click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
-  const before = await snapshot(page);
+  const before = await shownSession(page);
 
   const share = page.getByRole('region', { name: 'Share and save' });
   await share.getByRole('button', { name: 'Copy link' }).click();
@@ -64,7 +47,7 @@ test('a copied share link opens the same run, paused at the same time, in a new 
 
   const other = await openPage(browser, link);
   await other.page.getByTestId('clock').and(other.page.locator(`[data-ms="${before.clock}"]`)).waitFor();
-  assert.deepEqual(await snapshot(other.page), before);
+  assert.deepEqual(await shownSession(other.page), before);
   await other.page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
   await screenshot(other.page, 'share-opened');
   assert.deepEqual(other.errors, []);
@@ -76,14 +59,14 @@ test('a copied share link opens the same run, paused at the same time, in a new 
 test('broken or hostile files are refused with their problem as text; the session stays', async () => {
   const { context, page, errors } = await openPage(browser, server.url);
   await stablePausedSession(page);
-  const before = await snapshot(page);
+  const before = await shownSession(page);
   const share = page.getByRole('region', { name: 'Share and save' });
   const input = share.getByLabel('Import JSON');
   const alert = share.getByRole('alert');
 
   await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ "version": 1, ') });
   await waitForText(alert, /This file cannot be imported: .*invalid JSON/);
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
 
   await input.setInputFiles({
     name: 'v9.json',
@@ -118,7 +101,7 @@ test('broken or hostile files are refused with their problem as text; the sessio
   });
   await waitForText(alert, /the file is 10\.0 MB/);
   assert.match(await alert.textContent(), /Your session was not changed\./);
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
   await screenshot(page, 'share-import-error');
 
   // A good file (the session's own export) opens.
@@ -127,7 +110,7 @@ test('broken or hostile files are refused with their problem as text; the sessio
   const file = await (await download).path();
   await input.setInputFiles(file);
   await share.getByRole('status').filter({ hasText: /^Opened Playground session at/ }).waitFor();
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -135,10 +118,10 @@ test('broken or hostile files are refused with their problem as text; the sessio
 test('a reload restores the session where it was; a damaged link in the URL is reported', async () => {
   const { context, page, errors } = await openPage(browser, server.url);
   await stablePausedSession(page);
-  const before = await snapshot(page);
+  const before = await shownSession(page);
   await page.reload();
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
 
   // The same tab, a damaged link: the message, and the autosaved session is still there.
@@ -146,7 +129,7 @@ test('a reload restores the session where it was; a damaged link in the URL is r
   await page.reload();
   const alert = page.getByRole('region', { name: 'Share and save' }).getByRole('alert');
   await waitForText(alert, /This link cannot be opened: .*damaged/);
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
   await screenshot(page, 'share-bad-link');
   assert.deepEqual(errors, []);
   await context.close();
@@ -160,11 +143,11 @@ test('a reload right after a change keeps the change (the save waits a moment, b
   await c2().getByRole('button', { name: 'Kill' }).click();
   const killed = await c2().textContent();
   assert.notEqual(killed, alive);
-  const before = await snapshot(page);
+  const before = await shownSession(page);
   // No wait: the reload comes before the delayed save would run.
   await page.reload();
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
-  assert.deepEqual(await snapshot(page), before);
+  assert.deepEqual(await shownSession(page), before);
   assert.equal(await c2().textContent(), killed);
   assert.deepEqual(errors, []);
   await context.close();

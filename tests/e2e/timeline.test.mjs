@@ -1,23 +1,22 @@
 // The timeline: drag back to an earlier time and see that state, forward again to the same state;
 // acting in the past forks a new future. Seeks restore snapshots: what they show must be what a
 // replay from the start shows.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, openPage, screenshot, addConsumers, setSpeed, waitForText, leaderName } from './harness.mjs';
+import {
+  server,
+  browser,
+  useServerAndBrowser,
+  shownSession,
+  openPage,
+  screenshot,
+  addConsumers,
+  setSpeed,
+  waitForText,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('scrubbing back shows the earlier state, forward returns to the same state, acting forks', async () => {
   const { context, page, errors } = await openPage(browser, server.url);
@@ -56,23 +55,6 @@ test('scrubbing back shows the earlier state, forward returns to the same state,
   await context.close();
 });
 
-/** What the user sees of the session at the shown time. */
-async function shown(page) {
-  return {
-    clock: await page.getByTestId('clock').getAttribute('data-ms'),
-    state: await page.getByTestId('group-state').textContent(),
-    generation: await page.getByTestId('generation').textContent(),
-    leader: await leaderName(page),
-    members: await page.getByTestId('member-count').textContent(),
-    cards: await page.getByRole('article').evaluateAll((els) => els.map((e) => e.textContent)),
-    partitions: await page
-      .getByRole('list', { name: 'test_topic' })
-      .getByRole('listitem')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
-    log: await page.locator('.log-line').evaluateAll((els) => els.slice(0, 12).map((e) => e.textContent)),
-  };
-}
-
 /** Imports `scenario` through the share bar and waits until it is shown at its end. */
 async function importScenario(page, scenario) {
   await page
@@ -109,13 +91,13 @@ test('seeking back and forth across snapshots shows what a replay from the start
   const seen = new Map();
   for (const t of times) {
     await seek(page, t);
-    seen.set(t, await shown(page));
+    seen.set(t, await shownSession(page));
   }
   await screenshot(page, 'timeline-seek-snapshots');
   // The same times again, in another order: the same states.
   for (const t of [...times].reverse()) {
     await seek(page, t);
-    assert.deepEqual(await shown(page), seen.get(t), `the state at ${t} ms, seen again`);
+    assert.deepEqual(await shownSession(page), seen.get(t), `the state at ${t} ms, seen again`);
   }
   assert.equal(await page.getByRole('slider', { name: 'Timeline' }).getAttribute('max'), '200000');
 
@@ -123,7 +105,7 @@ test('seeking back and forth across snapshots shows what a replay from the start
   for (const t of [95_000, 61_500, 131_000, 12_000]) {
     const cut = { ...scenario, end_ms: t, actions: scenario.actions.filter((a) => a.at_ms <= t) };
     await importScenario(page, cut);
-    assert.deepEqual(await shown(page), seen.get(t), `the state at ${t} ms, replayed from the start`);
+    assert.deepEqual(await shownSession(page), seen.get(t), `the state at ${t} ms, replayed from the start`);
   }
   const at = (t) => seen.get(t);
   assert.equal(at(12_000).generation, '1');
