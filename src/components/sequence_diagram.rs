@@ -616,20 +616,20 @@ fn message_of(d: &Diagram, target: Option<web_sys::EventTarget>) -> Option<Rc<Me
     d.rows.iter().find(|r| r.msg.id == id).map(|r| r.msg.clone())
 }
 
-/// Focuses a message's row (an SVG element: `focus` is called through JavaScript).
-fn focus_message(id: u64) {
+/// Focuses a message's row (an SVG element: `focus` is called through JavaScript); false when
+/// the row is not in the page.
+fn focus_message(id: u64) -> bool {
     let el = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         d.query_selector(&format!(".sequence-scroll [data-msg=\"{id}\"]"))
             .ok()
             .flatten()
     });
-    if let Some(el) = el {
-        if let Ok(f) =
-            js_sys::Reflect::get(&el, &"focus".into()).and_then(|f| f.dyn_into::<js_sys::Function>())
-        {
-            let _ = f.call0(&el);
-        }
-    }
+    let Some(el) = el else {
+        return false;
+    };
+    js_sys::Reflect::get(&el, &"focus".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+        .is_ok_and(|f| f.call0(&el).is_ok())
 }
 
 /// The sequence diagram, in a disclosure (closed: nothing is drawn).
@@ -658,14 +658,50 @@ pub fn SequenceDiagram() -> Html {
     };
     // The message a keyboard user jumped to: focused again once the rows are redrawn.
     let refocus = use_mut_ref(|| None::<u64>);
+    // The message that has the keyboard focus. A refresh redraws the rows (every 100 ms while the
+    // simulation plays), which takes the focus away: it is given back to the same message.
+    let focused = use_mut_ref(|| None::<u64>);
     {
         let refocus = refocus.clone();
+        let focused = focused.clone();
         use_effect(move || {
-            if let Some(id) = refocus.borrow_mut().take() {
-                focus_message(id);
+            let id = refocus.borrow_mut().take().or(*focused.borrow());
+            if let Some(id) = id {
+                let active = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element())
+                    .map(wasm_bindgen::JsValue::from);
+                if message_id(active.map(Into::into)) != Some(id) && !focus_message(id) {
+                    // Its row has left the window: the focus is not kept for it.
+                    *focused.borrow_mut() = None;
+                }
             }
         });
     }
+    let onfocusin = {
+        let focused = focused.clone();
+        Callback::from(move |e: FocusEvent| *focused.borrow_mut() = message_id(e.target()))
+    };
+    let onfocusout = Callback::from(move |e: FocusEvent| {
+        if e.related_target().is_some() {
+            // The focus moved to another element: a message (its focusin follows) or not.
+            *focused.borrow_mut() = None;
+            return;
+        }
+        // Focus lost to nothing: a redraw taking the row out of the page (the browser says so
+        // while the row is still in it), or a click on the background. Which one shows a moment
+        // later: a redrawn row is gone from the page.
+        let Some(node) = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok()) else {
+            return;
+        };
+        let focused = focused.clone();
+        gloo_timers::callback::Timeout::new(0, move || {
+            if node.is_connected() {
+                *focused.borrow_mut() = None;
+            }
+        })
+        .forget();
+    });
     let jump = {
         let pg = pg.clone();
         let diagram = diagram.clone();
@@ -731,7 +767,7 @@ pub fn SequenceDiagram() -> Html {
                         // Scrolled from the bottom (CSS), where the shown time's marker is: it
                         // follows the time without reading the layout.
                         <div class="sequence-scroll" style={format!("width: {}px", fmt(d.width()))}
-                            {onclick} {onkeydown}>
+                            {onclick} {onkeydown} {onfocusin} {onfocusout}>
                             { Html::from_html_unchecked(AttrValue::from(body_svg(&d, s, selected))) }
                         </div>
                     </div>

@@ -160,3 +160,36 @@ test('with many messages only a window is drawn, and it follows the time', async
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a message focused from the keyboard keeps the focus while the simulation plays and redraws the diagram', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { viewport: { width: 1400, height: 1000 } });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await setSpeed(page, 10);
+  await addConsumers(page, 2);
+  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  const view = page.getByTestId('sequence-diagram');
+  await view.getByText('Sequence diagram', { exact: true }).click();
+  const diagram = view.getByRole('group', { name: 'Sequence diagram of the protocol messages' });
+  await diagram.waitFor();
+  // Still playing: heartbeats keep arriving and the rows are redrawn.
+  // The latest message: it stays in the window (the last 40) for a while.
+  const latest = diagram.locator('.seq-msg:not(.is-later)').last();
+  const id = await latest.getAttribute('data-msg');
+  await latest.focus();
+  const marker = diagram.getByTestId('sequence-now');
+  const before = await marker.getAttribute('data-ms');
+  // Wait for a redraw (the shown time moves on), then look where the focus is.
+  await page.waitForFunction(
+    (ms) => Number(document.querySelector('[data-testid=sequence-now]')?.getAttribute('data-ms')) > Number(ms),
+    before,
+  );
+  assert.equal(await diagram.locator(`.seq-msg[data-msg="${id}"]`).count(), 1, 'still in the window');
+  const focusedId = await page.evaluate(() => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg'));
+  assert.equal(focusedId, id, 'the same message still has the focus');
+  // Shift+Tab moves to the message before it.
+  await page.keyboard.press('Shift+Tab');
+  const next = await page.evaluate(() => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg'));
+  assert.ok(next && next !== id, `${next} after ${id}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
