@@ -32,6 +32,17 @@ pub fn endpoint(s: &Strings, e: &Endpoint) -> String {
     }
 }
 
+/// What a message is, in words: an error response, a request or a response.
+pub fn message_kind(s: &Strings, is_error: bool, is_request: bool) -> &'static str {
+    if is_error {
+        s.stage.error
+    } else if is_request {
+        s.stage.request
+    } else {
+        s.stage.response
+    }
+}
+
 /// A group state's name in the user's language.
 pub fn state_name(s: &Strings, st: GroupState) -> &'static str {
     match st {

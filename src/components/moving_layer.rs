@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::stage::{fmt, Layout};
 use super::{activate_on_enter, use_playground, use_strings};
-use crate::explain::endpoint;
+use crate::explain::{endpoint, message_kind};
 use crate::hooks::{use_frame, use_reduced_motion};
 use crate::i18n::fill;
 use crate::state::{Change, Selection};
@@ -95,13 +95,7 @@ pub fn MovingLayer(props: &MovingLayerProps) -> Html {
             _ => None,
         };
         let doomed = m.fault == Some(Fault::Dropped);
-        let kind = if error.is_some() {
-            s.stage.error
-        } else if request {
-            s.stage.request
-        } else {
-            s.stage.response
-        };
+        let kind = message_kind(s, error.is_some(), request);
         let mut label = fill(
             s.stage.token,
             &[("api", api), ("kind", kind), ("from", &endpoint(s, &m.from)), ("to", &endpoint(s, &m.to))],

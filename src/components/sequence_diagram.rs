@@ -21,7 +21,7 @@ use yew::prelude::*;
 
 use super::{use_playground, use_strings};
 use crate::download::download;
-use crate::explain::endpoint;
+use crate::explain::{endpoint, message_kind};
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Selection};
 use crate::style::{api_class, consumer_class};
@@ -293,13 +293,7 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings) -> RowShape {
         label.push_str(" ✕ ");
         label.push_str(e.name());
     }
-    let kind = if r.error.is_some() {
-        s.stage.error
-    } else if request {
-        s.stage.request
-    } else {
-        s.stage.response
-    };
+    let kind = message_kind(s, r.error.is_some(), request);
     let mut aria = fill(
         s.sequence.message,
         &[
