@@ -390,7 +390,6 @@ pub fn initial_playground() -> Playground {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    let saved = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten());
     if let Some(link) = link_in_hash(&hash) {
         let tab = |key| tab_storage().and_then(|s| s.get_item(key).ok().flatten());
         // A reload of this tab: the URL holds the tab's own last link, and its latest link (saved
@@ -405,7 +404,7 @@ pub fn initial_playground() -> Playground {
             Err(e) => STARTUP_ERROR.with(|s| *s.borrow_mut() = Some(e)),
         }
     }
-    if let Some(saved) = saved {
+    if let Some(saved) = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) {
         if let Ok(world) = open_link(&saved) {
             return playground_with(world);
         }

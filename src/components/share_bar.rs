@@ -35,6 +35,16 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Puts the session's link in the URL and the autosave now, shows it in the field, returns it.
+fn publish_now(world: &World, shown: &UseStateHandle<String>) -> String {
+    let link = sharing::session_link(world);
+    sharing::publish(&link);
+    if **shown != link {
+        shown.set(link.clone());
+    }
+    link
+}
+
 /// The page's address with `link` as its fragment.
 fn with_page_base(link: &str) -> String {
     web_sys::window()
@@ -76,11 +86,7 @@ pub fn ShareBar() -> Html {
                 let slot = pending.clone();
                 let timeout = Timeout::new(SAVE_DELAY_MS, move || {
                     if let Some((_, world)) = slot.borrow_mut().take() {
-                        let l = sharing::session_link(&world.borrow());
-                        sharing::publish(&l);
-                        if *link != l {
-                            link.set(l);
-                        }
+                        publish_now(&world.borrow(), &link);
                     }
                 });
                 // Replacing a waiting save cancels it.
@@ -125,12 +131,7 @@ pub fn ShareBar() -> Html {
             if let Some((timeout, _)) = pending.borrow_mut().take() {
                 timeout.cancel();
             }
-            let now = sharing::session_link(&pg.world.borrow());
-            sharing::publish(&now);
-            let full = with_page_base(&now);
-            if *link != now {
-                link.set(now);
-            }
+            let full = with_page_base(&publish_now(&pg.world.borrow(), &link));
             if let Some(w) = web_sys::window() {
                 // A refused clipboard (no permission) is no error: the link is in the field.
                 let copy = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&full));
