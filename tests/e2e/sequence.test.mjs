@@ -173,9 +173,10 @@ test('a message focused from the keyboard keeps the focus while the simulation p
   await diagram.waitFor();
   // Still playing: heartbeats keep arriving and the rows are redrawn.
   // The latest message: it stays in the window (the last 40) for a while.
-  const latest = diagram.locator('.seq-msg:not(.is-later)').last();
-  const id = await latest.getAttribute('data-msg');
-  await latest.focus();
+  // (The locator of "the last row" would find a newer row if one arrives in between: the row is
+  // focused by its id.)
+  const id = await diagram.locator('.seq-msg:not(.is-later)').last().getAttribute('data-msg');
+  await diagram.locator(`.seq-msg[data-msg="${id}"]`).focus();
   const marker = diagram.getByTestId('sequence-now');
   const before = await marker.getAttribute('data-ms');
   // Wait for a redraw (the shown time moves on), then look where the focus is.
