@@ -13,9 +13,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
+use rebalance_engine::scenario::{ActionSpec, ConsumerSpec, TopicSpec, SCENARIO_VERSION};
 use rebalance_engine::sim::Action;
-use rebalance_engine::{share, ConsumerConfig, Scenario, SimTime};
+use rebalance_engine::{share, ConsumerConfig, NetworkConfig, Scenario, SimTime};
 
 use crate::state::Playground;
 use crate::world::{self, World};
@@ -57,17 +57,30 @@ pub const HASH_PREFIX: &str = "#s=";
 
 /// The scenario of the playground's own starting world (see [`World::new`]), with no action.
 pub fn default_base(seed: u64) -> Scenario {
-    let json = format!(
-        r#"{{"version":1,"name":"Playground session","seed":{seed},"group_id":"{group}","end_ms":1,
-"network":{{"latency_ms":{lat},"jitter_ms":{jit}}},
-"topics":[{{"name":"{topic}","partitions":{parts},"records_per_sec":12}}]}}"#,
-        group = world::GROUP_ID,
-        lat = world::LATENCY_MS,
-        jit = world::JITTER_MS,
-        topic = world::TOPIC,
-        parts = world::TOPIC_PARTITIONS,
-    );
-    Scenario::from_json(&json).expect("the playground's own starting scenario is valid")
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: Some("Playground session".into()),
+        description: None,
+        seed,
+        group_id: world::GROUP_ID.into(),
+        end_ms: 1,
+        coordinator: Default::default(),
+        cluster: Default::default(),
+        client_defaults: Default::default(),
+        network: NetworkConfig {
+            latency_ms: world::LATENCY_MS,
+            jitter_ms: world::JITTER_MS,
+            ..NetworkConfig::default()
+        },
+        topics: vec![TopicSpec {
+            name: world::TOPIC.into(),
+            partitions: world::TOPIC_PARTITIONS,
+            records_per_sec: world::RECORDS_PER_SEC,
+            initial_records: 0,
+        }],
+        consumers: Vec::new(),
+        actions: Vec::new(),
+    }
 }
 
 /// A consumer's full settings as a scenario entry (every field explicit, so that the file does

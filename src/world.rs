@@ -36,6 +36,9 @@ pub const TOPIC: &str = "test_topic";
 /// Partitions of [`TOPIC`] at the start.
 pub const TOPIC_PARTITIONS: i32 = 6;
 
+/// Records per second that [`TOPIC`]'s producer writes, round-robin over its partitions.
+pub const RECORDS_PER_SEC: u64 = 12;
+
 /// One-way network latency. Kafka on a LAN takes a few milliseconds; the playground slows the
 /// network down so that a message is visible on its way at 1× (200 ms) and at 0.1× (2 s).
 pub const LATENCY_MS: u64 = 200;
@@ -169,7 +172,7 @@ impl World {
             Action::CreateTopic {
                 topic: TOPIC.into(),
                 partitions: TOPIC_PARTITIONS,
-                records_per_sec: 12,
+                records_per_sec: RECORDS_PER_SEC,
                 initial_records: 0,
             },
         );

@@ -139,3 +139,23 @@ fn autosave_restores_the_session_and_a_bad_link_keeps_it() {
     assert_eq!(pg.view.now.as_millis(), 0);
     assert!(pg.view.consumers.is_empty());
 }
+
+#[wasm_bindgen_test]
+fn the_default_base_is_a_valid_scenario_of_the_playgrounds_new_world() {
+    let base = sharing::default_base(3);
+    // As a file, it reads back the same (so links and exports built on it are valid).
+    let back = rebalance_engine::Scenario::from_json(&share::scenario_to_json(&base)).expect("valid");
+    assert_eq!(back, base);
+    // Its world is the one `World::new` builds: the same state, event for event.
+    let from_base = World::from_scenario(&base).expect("replays");
+    let new = World::new(3);
+    assert!(!new.log().is_empty());
+    let at_zero = |w: &World| {
+        w.log()
+            .iter()
+            .filter(|e| e.at == rebalance_engine::SimTime::ZERO)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(at_zero(&from_base), at_zero(&new));
+}
