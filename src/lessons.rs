@@ -1,8 +1,10 @@
-//! The lesson presets and the simulation at a step. The app carries only their index (id and
-//! titles, written by `build.rs`); a lesson's files (`lessons/<id>.json` and
-//! `lessons/<id>.lesson.json`, which Trunk copies next to the app) are fetched when it is opened.
+//! The lesson presets and the simulation at a step. The app carries their index (id and titles)
+//! and their steps as `build.rs` resolved them natively (the event each step shows, the correct
+//! choice of its question), so it holds no lesson resolver; a lesson's files
+//! (`lessons/<id>.json` and `lessons/<id>.lesson.json`, which Trunk copies next to the app) are
+//! fetched when it is opened, for the scenario to simulate and the texts to show.
 
-use rebalance_engine::lesson::{simulation_at, Lesson, ResolvedStep};
+use rebalance_engine::lesson::{simulation_at, Narration};
 use rebalance_engine::Scenario;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -19,6 +21,19 @@ pub struct Preset {
     pub title_en: &'static str,
     /// Its title in Chinese.
     pub title_zh: &'static str,
+    /// Its steps, resolved against its scenario's trace, in the lesson's order.
+    pub steps: &'static [Step],
+}
+
+/// A lesson step as the build resolved it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The step's id in the lesson file.
+    pub id: &'static str,
+    /// The sequence number of the event the step shows.
+    pub seq: u64,
+    /// The index of its question's correct choice (`None`: the step asks nothing).
+    pub correct: Option<usize>,
 }
 
 impl Preset {
@@ -34,34 +49,49 @@ impl Preset {
 /// The presets, in order.
 pub const PRESETS: &[Preset] = &include!(concat!(env!("OUT_DIR"), "/lesson_index.rs"));
 
-/// A lesson ready to step through: its narration, its scenario and its steps on the trace.
+/// A lesson ready to step through: its resolved steps, their texts and the scenario they narrate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loaded {
-    /// The narration.
-    pub lesson: Lesson,
+    /// Its steps, as the build resolved them.
+    pub steps: &'static [Step],
+    /// The texts; its `k`-th step narrates `steps[k]`.
+    pub narration: Narration,
     /// The scenario it narrates.
     pub scenario: Scenario,
-    /// Its steps, anchored to the trace.
-    pub steps: Vec<ResolvedStep>,
 }
 
-/// Parses and resolves a lesson from its two files' texts.
-pub fn parse(scenario: &str, lesson: &str) -> Result<Loaded, String> {
+/// Reads `preset` from its two files' texts. The lesson file must have the steps the app was
+/// built with (the same ids, a question exactly where the build computed an answer).
+pub fn parse(preset: Preset, scenario: &str, lesson: &str) -> Result<Loaded, String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| e.to_string())?;
-    let lesson = Lesson::from_json(lesson).map_err(|e| e.to_string())?;
-    let steps = lesson.resolve(&scenario).map_err(|e| e.to_string())?;
+    let narration = Narration::from_json(lesson).map_err(|e| e.to_string())?;
+    let same_steps = narration.steps.len() == preset.steps.len()
+        && preset.steps.iter().zip(&narration.steps).all(|(built, read)| {
+            built.id == read.id
+                && match (built.correct, &read.predict) {
+                    (Some(c), Some(q)) => c < q.choices.len(),
+                    (None, None) => true,
+                    _ => false,
+                }
+        });
+    if !same_steps {
+        return Err(format!(
+            "lessons/{}.lesson.json is not the lesson this app was built with",
+            preset.id
+        ));
+    }
     Ok(Loaded {
-        lesson,
+        steps: preset.steps,
+        narration,
         scenario,
-        steps,
     })
 }
 
-/// Downloads, parses and resolves `preset`.
-pub async fn fetch(preset: &Preset) -> Result<Loaded, String> {
+/// Downloads and reads `preset`.
+pub async fn fetch(preset: Preset) -> Result<Loaded, String> {
     let scenario = fetch_text(&format!("lessons/{}.json", preset.id)).await?;
     let lesson = fetch_text(&format!("lessons/{}.lesson.json", preset.id)).await?;
-    parse(&scenario, &lesson)
+    parse(preset, &scenario, &lesson)
 }
 
 /// The body of the file at `url` (relative to the page), or why it could not be read.
@@ -96,19 +126,26 @@ fn js_message(e: &wasm_bindgen::JsValue) -> String {
         .unwrap_or_else(|| "the request failed".to_owned())
 }
 
-/// Parses and resolves preset `i` from the files in the source tree (native tests only).
+/// Reads preset `i` from the files in the source tree (native tests only).
 #[cfg(test)]
 pub fn load(i: usize) -> Result<Loaded, String> {
-    let id = PRESETS.get(i).ok_or_else(|| format!("no lesson {i}"))?.id;
-    let read = |name: String| {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("lessons")
-                .join(&name),
-        )
-        .map_err(|e| format!("{name}: {e}"))
-    };
-    parse(&read(format!("{id}.json"))?, &read(format!("{id}.lesson.json"))?)
+    let preset = *PRESETS.get(i).ok_or_else(|| format!("no lesson {i}"))?;
+    parse(
+        preset,
+        &source_file(&format!("{}.json", preset.id))?,
+        &source_file(&format!("{}.lesson.json", preset.id))?,
+    )
+}
+
+/// The text of `lessons/<name>` in the source tree (native tests only).
+#[cfg(test)]
+fn source_file(name: &str) -> Result<String, String> {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("lessons")
+            .join(name),
+    )
+    .map_err(|e| format!("{name}: {e}"))
 }
 
 /// The lesson's world at the end of the instant of event `seq` (`0`: the start).
@@ -119,6 +156,8 @@ pub fn world_at(loaded: &Loaded, seq: u64) -> Result<World, String> {
 
 #[cfg(test)]
 mod tests {
+    use rebalance_engine::lesson::Lesson;
+
     use super::*;
 
     #[test]
@@ -137,15 +176,57 @@ mod tests {
         assert_eq!(PRESETS[0].id, "01-first-consumer");
         for (i, preset) in PRESETS.iter().enumerate() {
             let loaded = load(i).unwrap_or_else(|e| panic!("{}: {e}", preset.id));
-            assert_eq!(loaded.lesson.title.en, preset.title_en);
-            assert_eq!(loaded.lesson.title.zh, preset.title_zh);
-            assert!(!loaded.steps.is_empty(), "{}", preset.id);
+            assert_eq!(loaded.narration.title.en, preset.title_en);
+            assert_eq!(loaded.narration.title.zh, preset.title_zh);
+            assert!(!preset.steps.is_empty(), "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn the_built_in_steps_are_what_the_engine_resolves_from_the_files() {
+        for preset in PRESETS {
+            let lesson =
+                Lesson::from_json(&source_file(&format!("{}.lesson.json", preset.id)).unwrap()).unwrap();
+            let scenario =
+                Scenario::from_json(&source_file(&format!("{}.json", preset.id)).unwrap()).unwrap();
+            let built: Vec<(&str, u64, Option<usize>)> =
+                preset.steps.iter().map(|s| (s.id, s.seq, s.correct)).collect();
+            let steps = lesson.resolve(&scenario).unwrap();
+            let resolved: Vec<(&str, u64, Option<usize>)> = steps
+                .iter()
+                .map(|r| (r.id.as_str(), r.seq, r.reveal.as_ref().map(|a| a.correct)))
+                .collect();
+            assert_eq!(built, resolved, "{}", preset.id);
         }
     }
 
     #[test]
     fn a_broken_lesson_file_is_refused_with_a_message() {
-        let err = parse("{", "{}").unwrap_err();
-        assert!(!err.is_empty());
+        let preset = PRESETS[0];
+        let scenario = source_file(&format!("{}.json", preset.id)).unwrap();
+        assert!(!parse(preset, "{", "{}").unwrap_err().is_empty());
+        assert!(!parse(preset, &scenario, "{}").unwrap_err().is_empty());
+    }
+
+    #[test]
+    fn a_lesson_file_that_differs_from_the_built_in_steps_is_refused() {
+        let preset = PRESETS[0];
+        let scenario = source_file(&format!("{}.json", preset.id)).unwrap();
+        let lesson = source_file(&format!("{}.lesson.json", preset.id)).unwrap();
+        let renamed = lesson.replacen(&format!("\"{}\"", preset.steps[0].id), "\"renamed\"", 1);
+        assert_ne!(renamed, lesson);
+        let err = parse(preset, &scenario, &renamed).unwrap_err();
+        assert!(err.contains("not the lesson this app was built with"), "{err}");
+        let mut fewer = preset;
+        fewer.steps = &preset.steps[1..];
+        assert!(parse(fewer, &scenario, &lesson).is_err());
+        let mut unanswered = preset;
+        let steps = preset
+            .steps
+            .iter()
+            .map(|s| Step { correct: None, ..*s })
+            .collect();
+        unanswered.steps = Vec::leak(steps);
+        assert!(parse(unanswered, &scenario, &lesson).is_err());
     }
 }

@@ -43,13 +43,12 @@ fn show(pg: &PlaygroundContext, loaded: &Loaded, seq: u64) -> Result<(), String>
 /// Goes to step `k`: a step with a question waits at the previous step's event until it is
 /// answered; `ask` is false when going back (the question was met already).
 fn go_to(pg: &PlaygroundContext, loaded: Rc<Loaded>, k: usize, ask: bool) -> Result<Progress, String> {
-    let resolved = &loaded.steps[k];
-    let has_question = loaded.lesson.steps[resolved.index].predict.is_some();
-    let revealed = !(ask && has_question);
+    let steps = loaded.steps;
+    let revealed = !(ask && steps[k].correct.is_some());
     let seq = if revealed {
-        resolved.seq
+        steps[k].seq
     } else {
-        k.checked_sub(1).map_or(0, |p| loaded.steps[p].seq)
+        k.checked_sub(1).map_or(0, |p| steps[p].seq)
     };
     show(pg, &loaded, seq)?;
     Ok(Progress {
@@ -108,7 +107,7 @@ pub fn LessonPanel() -> Html {
             let error = error.clone();
             loading.set(true);
             wasm_bindgen_futures::spawn_local(async move {
-                let loaded = lessons::fetch(&preset).await;
+                let loaded = lessons::fetch(preset).await;
                 loading.set(false);
                 match loaded {
                     Ok(l) => apply(go_to(&pg, Rc::new(l), 0, true)),
@@ -127,8 +126,8 @@ pub fn LessonPanel() -> Html {
         None => html! {},
         Some(p) => {
             let loaded = p.loaded.clone();
-            let resolved = &loaded.steps[p.step];
-            let step = &loaded.lesson.steps[resolved.index];
+            let correct = loaded.steps[p.step].correct;
+            let step = &loaded.narration.steps[p.step];
             let total = loaded.steps.len();
             let onback = {
                 let pg = pg.clone();
@@ -174,10 +173,10 @@ pub fn LessonPanel() -> Html {
                         <li><button type="button" aria-pressed={pressed.to_string()} disabled={p.revealed} {onclick}>{ pick(lang, &c.label) }</button></li>
                     }
                 });
-                let verdict = match (p.answer, &resolved.reveal) {
-                    (Some(a), Some(r)) => {
-                        let right = a == r.correct;
-                        let answer = q.choices.get(r.correct).map(|c| pick(lang, &c.label)).unwrap_or_else(|| r.value.to_string());
+                let verdict = match (p.answer, correct.and_then(|c| Some((c, q.choices.get(c)?)))) {
+                    (Some(a), Some((c, choice))) => {
+                        let right = a == c;
+                        let answer = pick(lang, &choice.label);
                         html! {
                             <div class={classes!("lesson-verdict", if right { "is-right" } else { "is-wrong" })} role="status">
                                 <strong>{ if right { t.correct.to_owned() } else { fill(t.incorrect, &[("answer", &answer)]) } }</strong>
@@ -198,7 +197,7 @@ pub fn LessonPanel() -> Html {
             });
             html! {
                 <div class="lesson-body">
-                    <h3 class="lesson-title">{ pick(lang, &loaded.lesson.title) }</h3>
+                    <h3 class="lesson-title">{ pick(lang, &loaded.narration.title) }</h3>
                     <p class="lesson-progress" data-testid="lesson-step">{ fill(t.step_of, &[("n", &(p.step + 1).to_string()), ("total", &total.to_string())]) }</p>
                     { question.unwrap_or_default() }
                     if p.revealed {

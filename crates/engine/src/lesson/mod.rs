@@ -6,11 +6,13 @@
 //! kind and fields, searched after the previous step's event, so lessons survive engine changes
 //! that add or remove unrelated events. [`Lesson::steps`] resolves every step to its event (an
 //! error names the step that never matches); [`Lesson::resolve`] also runs the simulation to each
-//! question's reveal point and computes the correct choice with [`Predict::evaluate`].
+//! question's reveal point and computes the correct choice with [`Predict::evaluate`]. A reader
+//! that has the resolved steps already reads only the texts, as a [`Narration`].
 //!
 //! Nothing here panics on bad input; every error names the field.
 
 mod facts;
+mod narration;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -18,6 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use facts::{facts, is_known_kind, loose_eq, normalize_partitions, EventFacts, MemberNames, EVENT_KINDS};
+pub use narration::{ChoiceLabel, NarratedStep, Narration, Question};
 
 use crate::scenario::{ActionSpec, Scenario};
 use crate::sim::{SimEvent, Simulation};
