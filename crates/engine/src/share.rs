@@ -105,9 +105,58 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
 /// The scenario as pretty JSON: the file the playground exports, which `rebalance-sim run` and
 /// [`Scenario::from_json`] read back to an equal scenario.
 pub fn scenario_to_pretty_json(scenario: &Scenario) -> String {
-    let mut s = serde_json::to_string_pretty(scenario).unwrap_or_default();
+    let mut s = indent_json(&scenario_to_json(scenario));
     s.push('\n');
     s
+}
+
+/// Lays compact JSON out the way `serde_json::to_string_pretty` does (two spaces per level, `": "`
+/// after a key, `[]` and `{}` when empty). Going through the compact text keeps one serialiser of
+/// the scenario types in the wasm bundle instead of two.
+fn indent_json(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = compact.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", depth));
+    };
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if in_string {
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => {
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.peek() == Some(&close) {
+                    out.push(close);
+                    chars.next();
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                out.pop();
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => newline(&mut out, depth),
+            ':' => out.push(' '),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Encodes a scenario as a share string.
@@ -400,6 +449,19 @@ fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indented_json_is_laid_out_as_serde_json_pretty_prints_it() {
+        let value: serde_json::Value = serde_json::from_str(
+            r#"{"a":[],"b":{},"c":[1,{"d":"x,y:{}[]\\\"z"}],"e":{"f":null,"g":[true,false]},"h":"\u00e9\n"}"#,
+        )
+        .unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(
+            indent_json(&compact),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
+    }
 
     #[test]
     fn crc32_matches_the_standard_check_value() {

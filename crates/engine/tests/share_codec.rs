@@ -63,8 +63,9 @@ fn export_is_the_cli_format_and_reimports_equal() {
         let json = share::scenario_to_pretty_json(&s);
         let back = Scenario::from_json(&json).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(back, s, "{name}");
-        // Exporting again gives the same bytes.
+        // Exporting again gives the same bytes, laid out as serde_json pretty-prints it.
         assert_eq!(share::scenario_to_pretty_json(&back), json, "{name}");
+        assert_eq!(json, serde_json::to_string_pretty(&s).unwrap() + "\n", "{name}");
     }
 }
 
