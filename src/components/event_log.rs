@@ -1,6 +1,7 @@
 use std::rc::Rc;
 
 use rebalance_engine::sim::{SimEvent, SimEventKind};
+use rebalance_engine::sort::btree_set;
 use rebalance_engine::{EventKind, GroupState};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -128,7 +129,7 @@ pub fn EventLog() -> Html {
             out.push((shared, state_at));
         }
         // Forget what is no longer shown (a reset starts numbering again).
-        let keep: std::collections::BTreeSet<u64> = out.iter().map(|(e, _)| e.seq).collect();
+        let keep: std::collections::BTreeSet<u64> = btree_set(out.iter().map(|(e, _)| e.seq));
         cache.borrow_mut().1.retain(|seq, _| keep.contains(seq));
         out
     };

@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use rebalance_engine::network::Fault;
 use rebalance_engine::sim::{NetworkEvent, SimEvent, SimEventKind};
+use rebalance_engine::sort::sort;
 use rebalance_engine::{Endpoint, ErrorCode, Message, NodeId, Payload, SimTime};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlDetailsElement, HtmlInputElement};
@@ -149,7 +150,7 @@ impl Diagram {
                 _ => None,
             })
             .collect();
-        others.sort();
+        sort(&mut others);
         others.dedup();
         lanes.extend(others.into_iter().map(broker_lane));
         for (i, c) in view.consumers.iter().enumerate() {

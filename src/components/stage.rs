@@ -1,5 +1,6 @@
 use std::rc::Rc;
 
+use rebalance_engine::sort::sort_by_key;
 use rebalance_engine::{Endpoint, GroupState, NodeId, PartitionStatus};
 use yew::prelude::*;
 
@@ -59,7 +60,7 @@ impl Layout {
         // that edges fan out symmetrically (and the boxes visibly swap when the coordinator moves).
         let count = view.brokers.len();
         let mut slots: Vec<usize> = (0..count).collect();
-        slots.sort_by_key(|&s| (s as isize - (count as isize - 1) / 2).abs());
+        sort_by_key(&mut slots, |&s| (s as isize - (count as isize - 1) / 2).abs());
         let mut order: Vec<&crate::world::BrokerView> =
             view.brokers.iter().filter(|b| b.coordinates_group).collect();
         order.extend(view.brokers.iter().filter(|b| !b.coordinates_group));

@@ -52,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use crate::coordinator::index::{KeyIds, LatestIndex};
 use crate::coordinator::records::Record;
 use crate::protocol::{ErrorCode, NodeId};
+use crate::sort::{btree_map, sort_by_key};
 use crate::time::{SimDuration, SimTime};
 
 /// The cluster's configuration, with Kafka's defaults where Kafka has one.
@@ -513,22 +514,19 @@ impl Cluster {
         let placement = place_replicas(config.brokers, offsets_partitions, config.replication_factor);
         let leaders = placement.iter().map(|r| r.first().copied()).collect();
         let replicas = placement[group_partition as usize].clone();
-        let logs = replicas.iter().map(|b| (*b, ReplicaLog::default())).collect();
-        let followers = replicas[1..]
-            .iter()
-            .map(|b| {
-                (
-                    *b,
-                    Follower {
-                        seen_leo: 0,
-                        last_caught_up: SimTime::ZERO,
-                        last_fetch_time: SimTime::ZERO,
-                        last_fetch_leader_leo: 0,
-                        next_fetch: None,
-                    },
-                )
-            })
-            .collect();
+        let logs = btree_map(replicas.iter().map(|b| (*b, ReplicaLog::default())));
+        let followers = btree_map(replicas[1..].iter().map(|b| {
+            (
+                *b,
+                Follower {
+                    seen_leo: 0,
+                    last_caught_up: SimTime::ZERO,
+                    last_fetch_time: SimTime::ZERO,
+                    last_fetch_leader_leo: 0,
+                    next_fetch: None,
+                },
+            )
+        }));
         let mut c = Self {
             brokers: (0..config.brokers)
                 .map(|_| BrokerState {
@@ -914,7 +912,7 @@ impl Cluster {
 
     fn sort_isr(&mut self) {
         let order = self.placement[self.group_partition as usize].clone();
-        self.isr.sort_by_key(|b| order.iter().position(|x| x == b));
+        sort_by_key(&mut self.isr, |b| order.iter().position(|x| x == b));
     }
 
     /// Kafka: `maybeIncrementLeaderHW` — the smallest LEO over the ISR, never backwards, and not at
@@ -1153,22 +1151,18 @@ impl Cluster {
                 // Followers are everyone else; the new leader starts with its own HW and knows
                 // nothing of the followers' LEOs yet.
                 let replicas = self.placement[p as usize].clone();
-                self.followers = replicas
-                    .iter()
-                    .filter(|b| **b != leader)
-                    .map(|b| {
-                        (
-                            *b,
-                            Follower {
-                                seen_leo: 0,
-                                last_caught_up: self.now,
-                                last_fetch_time: self.now,
-                                last_fetch_leader_leo: 0,
-                                next_fetch: None,
-                            },
-                        )
-                    })
-                    .collect();
+                self.followers = btree_map(replicas.iter().filter(|b| **b != leader).map(|b| {
+                    (
+                        *b,
+                        Follower {
+                            seen_leo: 0,
+                            last_caught_up: self.now,
+                            last_fetch_time: self.now,
+                            last_fetch_leader_leo: 0,
+                            next_fetch: None,
+                        },
+                    )
+                }));
                 self.events.push_back(ClusterEvent::LeaderElected {
                     partition: p,
                     leader,

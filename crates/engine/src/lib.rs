@@ -20,6 +20,7 @@ pub mod protocol;
 pub mod scenario;
 pub mod share;
 pub mod sim;
+pub mod sort;
 pub mod time;
 pub mod topic;
 

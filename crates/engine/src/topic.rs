@@ -14,6 +14,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::TopicPartition;
+use crate::sort::{btree_map, sort};
 use crate::time::SimTime;
 
 // ------------------------------------------------------------------------------------------------
@@ -178,10 +179,7 @@ impl Topics {
 
     /// Topic name → partition count: what a metadata response tells a client.
     pub fn metadata(&self) -> BTreeMap<String, i32> {
-        self.topics
-            .iter()
-            .map(|(n, t)| (n.clone(), t.partitions()))
-            .collect()
+        btree_map(self.topics.iter().map(|(n, t)| (n.clone(), t.partitions())))
     }
 
     /// The log end offset of a partition at `now`, if it exists.
@@ -211,7 +209,7 @@ impl Subscription {
         match self {
             Self::Topics(ts) => {
                 let mut v = ts.clone();
-                v.sort();
+                sort(&mut v);
                 v.dedup();
                 v
             }

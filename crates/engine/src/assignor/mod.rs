@@ -43,6 +43,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::java::string_compare;
+use crate::sort::{sort, sort_by};
 
 /// The result of an assignor: member id → topic → partitions, ascending.
 ///
@@ -269,17 +270,16 @@ impl<'a> Group<'a> {
             .iter()
             .filter(|m| seen.insert(m.member_id.as_str()))
             .collect();
-        members.sort_by(|a, b| string_compare(&a.member_id, &b.member_id));
+        sort_by(&mut members, |a, b| string_compare(&a.member_id, &b.member_id));
 
         let mut names: Vec<&str> = members
             .iter()
             .flat_map(|m| m.topics.iter())
             .filter(|t| partitions_per_topic.get(*t).is_some_and(|&n| n > 0))
             .map(String::as_str)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
             .collect();
-        names.sort_by(|a, b| string_compare(a, b));
+        sort_by(&mut names, |a, b| string_compare(a, b));
+        names.dedup();
 
         let mut topics = Vec::with_capacity(names.len());
         let mut partition_topic = Vec::new();
@@ -301,7 +301,7 @@ impl<'a> Group<'a> {
                     .iter()
                     .filter_map(|t| group_topic_index(&names, t))
                     .collect();
-                ids.sort_unstable();
+                sort(&mut ids);
                 ids.dedup();
                 ids
             })
@@ -347,7 +347,7 @@ impl<'a> Group<'a> {
     fn to_assignment(&self, per_member: Vec<Vec<u32>>) -> Assignment {
         let mut assignment = Assignment::new();
         for (member, mut partitions) in self.members.iter().zip(per_member) {
-            partitions.sort_unstable();
+            sort(&mut partitions);
             let topics = assignment.entry(member.member_id.clone()).or_default();
             for p in partitions {
                 let topic = &self.topics[self.partition_topic[p as usize] as usize];

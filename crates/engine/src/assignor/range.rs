@@ -6,12 +6,15 @@
 //! first members, range can be very unbalanced across topics; that is Kafka's behaviour, kept here.
 
 use super::{compare_members, Group};
+use crate::sort::sort_by;
 
 pub(super) fn assign(group: &Group<'_>) -> Vec<Vec<u32>> {
     let mut result = vec![Vec::new(); group.members.len()];
     for topic in &group.topics {
         let mut consumers = topic.subscribers.clone();
-        consumers.sort_by(|&a, &b| compare_members(group.members[a as usize], group.members[b as usize]));
+        sort_by(&mut consumers, |&a, &b| {
+            compare_members(group.members[a as usize], group.members[b as usize])
+        });
         let count = consumers.len() as u32;
         let (per_member, extra) = (topic.partitions / count, topic.partitions % count);
         let mut next = topic.first;

@@ -6,11 +6,14 @@
 //! is skipped. The position carries over from one topic to the next; it is never reset.
 
 use super::{compare_members, Group};
+use crate::sort::sort_by;
 
 pub(super) fn assign(group: &Group<'_>) -> Vec<Vec<u32>> {
     let mut result = vec![Vec::new(); group.members.len()];
     let mut circle: Vec<u32> = (0..group.members.len() as u32).collect();
-    circle.sort_by(|&a, &b| compare_members(group.members[a as usize], group.members[b as usize]));
+    sort_by(&mut circle, |&a, &b| {
+        compare_members(group.members[a as usize], group.members[b as usize])
+    });
     let mut position = 0;
     // Flat partition indices are already in (topic, partition) order.
     for (partition, &topic) in group.partition_topic.iter().enumerate() {

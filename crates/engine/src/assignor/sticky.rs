@@ -30,6 +30,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::Group;
+use crate::sort::{btree_set, sort, sort_by_key};
 
 /// Kafka's `AbstractStickyAssignor.DEFAULT_GENERATION`, the generation of a member that sends none.
 const DEFAULT_GENERATION: i32 = -1;
@@ -89,7 +90,7 @@ fn raw_claims(group: &Group<'_>) -> Vec<Vec<u32>> {
                 .flat_map(|(topic, partitions)| partitions.iter().map(move |&p| (topic, p)))
                 .filter_map(|(topic, p)| group.partition_index(topic, p))
                 .collect();
-            claims.sort_unstable();
+            sort(&mut claims);
             claims.dedup();
             claims
         })
@@ -101,13 +102,7 @@ fn raw_claims(group: &Group<'_>) -> Vec<Vec<u32>> {
 /// Kafka compares the raw subscriptions, including topics without metadata, so a difference in
 /// such a topic also selects the general builder.
 fn all_subscriptions_equal(group: &Group<'_>) -> bool {
-    let topics = |i: usize| {
-        group.members[i]
-            .topics
-            .iter()
-            .map(String::as_str)
-            .collect::<BTreeSet<_>>()
-    };
+    let topics = |i: usize| btree_set(group.members[i].topics.iter().map(String::as_str));
     let first = topics(0);
     (1..group.members.len()).all(|i| topics(i) == first)
 }
@@ -181,7 +176,7 @@ fn constrained(
         (*p - group.topics[topic as usize].first, topic)
     };
     for list in &mut owned {
-        list.sort_by_key(key);
+        sort_by_key(list, key);
     }
 
     let min_quota = total / members;
@@ -351,7 +346,7 @@ impl<'g, 'a> General<'g, 'a> {
             by_load: group
                 .topics
                 .iter()
-                .map(|t| t.subscribers.iter().map(|&m| (0, m)).collect())
+                .map(|t| btree_set(t.subscribers.iter().map(|&m| (0, m))))
                 .collect(),
             hint,
             revocation_required: false,
@@ -439,7 +434,9 @@ impl<'g, 'a> General<'g, 'a> {
         // sortedAllPartitions: topics with fewer potential consumers first (TopicComparator), then
         // by name; partitions ascending.
         let mut topic_order: Vec<u32> = (0..group.topics.len() as u32).collect();
-        topic_order.sort_by_key(|&t| (group.topics[t as usize].subscribers.len(), t));
+        sort_by_key(&mut topic_order, |&t| {
+            (group.topics[t as usize].subscribers.len(), t)
+        });
         let all: Vec<u32> = topic_order
             .iter()
             .flat_map(|&t| {

@@ -54,6 +54,7 @@ use crate::protocol::{
     SyncGroupAssignment, SyncGroupRequest, SyncGroupResponse, TopicPartition, CONSUMER_PROTOCOL_TYPE,
     JOIN_GROUP_LATEST_VERSION, NO_GENERATION, OFFSET_COMMIT_LATEST_VERSION,
 };
+use crate::sort::{btree_map, btree_set, sort};
 use crate::time::{SimDuration, SimTime};
 use crate::topic::{Subscription, Topics};
 
@@ -1154,7 +1155,7 @@ impl Consumer {
         if n > 0 {
             self.fetch_cursor = (self.fetch_cursor + 1) % n;
         }
-        records.sort();
+        sort(&mut records);
         let until = now + SimDuration::from_millis(self.cfg.processing_ms.max(1));
         if self.quiet {
             self.quiet_events += 1;
@@ -1202,15 +1203,12 @@ impl Consumer {
         // (Kafka: ConsumerCoordinator.rejoinNeededOrPending, assignmentSnapshot vs metadataSnapshot).
         if self.is_leader && self.state == MemberState::Stable {
             if let Some(snap) = &self.assignment_snapshot {
-                let now_view: BTreeMap<String, i32> = snap
-                    .keys()
-                    .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n)))
-                    .collect();
-                let snap_existing: BTreeMap<String, i32> = snap
-                    .iter()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(t, n)| (t.clone(), *n))
-                    .collect();
+                let now_view: BTreeMap<String, i32> = btree_map(
+                    snap.keys()
+                        .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n))),
+                );
+                let snap_existing: BTreeMap<String, i32> =
+                    btree_map(snap.iter().filter(|(_, n)| **n > 0).map(|(t, n)| (t.clone(), *n)));
                 if now_view != snap_existing {
                     self.request_rejoin("the leader saw the group's topic metadata change");
                 }
@@ -1515,16 +1513,18 @@ impl Consumer {
             .collect();
         // The leader's metadata for every topic the group subscribes to (a topic that does not
         // exist yet is remembered with 0 partitions, so its creation is noticed).
-        let group_topics: BTreeSet<String> = members.iter().flat_map(|m| m.topics.iter().cloned()).collect();
-        let snapshot: BTreeMap<String, i32> = group_topics
-            .iter()
-            .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0)))
-            .collect();
-        let partitions: BTreeMap<String, i32> = snapshot
-            .iter()
-            .filter(|(_, n)| **n > 0)
-            .map(|(t, n)| (t.clone(), *n))
-            .collect();
+        let group_topics: BTreeSet<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
+        let snapshot: BTreeMap<String, i32> = btree_map(
+            group_topics
+                .iter()
+                .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0))),
+        );
+        let partitions: BTreeMap<String, i32> = btree_map(
+            snapshot
+                .iter()
+                .filter(|(_, n)| **n > 0)
+                .map(|(t, n)| (t.clone(), *n)),
+        );
         let result = assign(strategy, &partitions, &members);
         self.assignment_snapshot = Some(snapshot);
         let mut out = Vec::new();
@@ -1567,7 +1567,7 @@ impl Consumer {
         let e = r.error_code;
         match e {
             ErrorCode::None => {
-                let partitions: BTreeSet<TopicPartition> = r.assignment.partitions.iter().cloned().collect();
+                let partitions: BTreeSet<TopicPartition> = btree_set(r.assignment.partitions.iter().cloned());
                 self.events.push_back(ClientEvent::AssignmentReceived {
                     generation_id: self.generation,
                     partitions: partitions.iter().cloned().collect(),

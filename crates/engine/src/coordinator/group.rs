@@ -11,6 +11,7 @@ use crate::protocol::{
     ConnectionId, ConsumerAssignment, ConsumerSubscription, GroupState, JoinGroupProtocol,
     JoinGroupResponseMember, TopicPartition, CONSUMER_PROTOCOL_TYPE,
 };
+use crate::sort::{btree_set, sort_by_key};
 use crate::time::SimTime;
 
 /// Where a parked (long-poll) response must go.
@@ -426,7 +427,7 @@ impl Group {
     /// Members in join order.
     pub(crate) fn members_in_join_order(&self) -> Vec<&Member> {
         let mut v: Vec<&Member> = self.members.values().collect();
-        v.sort_by_key(|m| m.join_seq);
+        sort_by_key(&mut v, |m| m.join_seq);
         v
     }
 
@@ -464,12 +465,12 @@ impl Group {
     /// facts: `range` beats `roundrobin` and `sticky` beats `range` in a tie.
     pub(crate) fn select_protocol(&self) -> (Option<String>, Vec<(String, u32)>) {
         let n = self.members.len();
-        let candidates: BTreeSet<&str> = self
-            .supported_protocols
-            .iter()
-            .filter(|(_, c)| **c == n)
-            .map(|(p, _)| p.as_str())
-            .collect();
+        let candidates: BTreeSet<&str> = btree_set(
+            self.supported_protocols
+                .iter()
+                .filter(|(_, c)| **c == n)
+                .map(|(p, _)| p.as_str()),
+        );
         let mut tally: Vec<(String, u32)> = Vec::new();
         for m in self.members_in_join_order() {
             if let Some(v) = m.vote(&candidates) {
@@ -510,22 +511,17 @@ impl Group {
 
 /// Orders `(key, value)` entries the way a JDK 17 `java.util.HashMap<String, _>` filled in this
 /// order would iterate them (ignoring treeified bins, which need 8 collisions in one bucket).
-pub(crate) fn jdk_hash_map_order<V>(entries: Vec<(String, V)>) -> Vec<(String, V)> {
+pub(crate) fn jdk_hash_map_order<V>(mut entries: Vec<(String, V)>) -> Vec<(String, V)> {
     let mut cap: usize = 16;
     while entries.len() * 4 > cap * 3 {
         cap *= 2;
     }
-    let bucket = |k: &str| {
+    // By bucket; the sort is stable, so a bucket keeps its entries in insertion order.
+    sort_by_key(&mut entries, |(k, _)| {
         let h = string_hash_code(k) as u32;
         ((h ^ (h >> 16)) as usize) & (cap - 1)
-    };
-    let mut keyed: Vec<(usize, usize, (String, V))> = entries
-        .into_iter()
-        .enumerate()
-        .map(|(i, e)| (bucket(&e.0), i, e))
-        .collect();
-    keyed.sort_by_key(|(b, i, _)| (*b, *i));
-    keyed.into_iter().map(|(_, _, e)| e).collect()
+    });
+    entries
 }
 
 #[cfg(test)]

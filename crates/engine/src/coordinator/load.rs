@@ -10,6 +10,7 @@ use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, JoinGroupProtocol, JoinGroupResponse, Response,
     SyncGroupResponse, TopicPartition,
 };
+use crate::sort::sort;
 use crate::time::SimTime;
 
 use super::group::{CommittedOffset, Group, Member};
@@ -177,7 +178,7 @@ impl Coordinator {
                 .filter(|(_, o)| !o.is_empty())
                 .map(|(id, _)| id.clone()),
         );
-        ids.sort();
+        sort(&mut ids);
         ids.dedup();
         for id in ids {
             let mut g = Group::new(id.clone(), partition, now);

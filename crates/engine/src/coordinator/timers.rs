@@ -9,6 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::hash::{hash_of, HashIndex};
+use crate::sort::sort_by_key;
 use crate::time::SimTime;
 
 /// Which timer: the key Kafka schedules it under.
@@ -343,7 +344,7 @@ impl TimerTable {
     /// Every timer, by deadline (then scheduling order).
     pub(crate) fn iter(&self) -> impl Iterator<Item = Timer> + '_ {
         let mut live: Vec<&Slot> = self.slots.iter().flatten().collect();
-        live.sort_unstable_by_key(|s| (s.deadline, s.seq));
+        sort_by_key(&mut live, |s| (s.deadline, s.seq));
         live.into_iter().map(|s| Timer {
             key: s.key.clone(),
             kind: s.kind,

@@ -17,6 +17,7 @@ use crate::coordinator::CoordinatorConfig;
 use crate::network::NetworkConfig;
 use crate::protocol::{NodeId, Request};
 use crate::sim::Action;
+use crate::sort::{btree_map, sort_by_key};
 use crate::time::SimTime;
 use crate::topic::{Pattern, Subscription};
 
@@ -839,12 +840,9 @@ impl Scenario {
 
         // Actions, in time order (stable for equal times, as the simulation runs them).
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
-        order.sort_by_key(|&i| self.actions[i].at_ms());
-        let mut partitions: BTreeMap<String, i32> = self
-            .topics
-            .iter()
-            .map(|t| (t.name.clone(), t.partitions))
-            .collect();
+        sort_by_key(&mut order, |&i| self.actions[i].at_ms());
+        let mut partitions: BTreeMap<String, i32> =
+            btree_map(self.topics.iter().map(|t| (t.name.clone(), t.partitions)));
         let mut known: BTreeSet<String> = names.clone();
         // Consumers added by actions count as known for every action (the check below is in time order).
         for i in order {

@@ -51,6 +51,7 @@ use crate::coordinator::{partition_for, Coordinator, CoordinatorConfig, GroupSna
 use crate::network::{Endpoint, Message, Network, NetworkConfig, Payload};
 use crate::protocol::{ConnectionId, DescribedGroup, ErrorCode, NodeId, Request, TopicPartition};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::sort::{btree_map, btree_set, sort};
 use crate::time::{SimDuration, SimTime};
 use crate::topic::{Subscription, Topics};
 
@@ -277,7 +278,7 @@ impl RangeSet {
             }
         }
         out.push((lo, hi));
-        out.sort_unstable();
+        sort(&mut out);
         self.0 = out;
         overlap
     }
@@ -1005,12 +1006,12 @@ impl Simulation {
         self.pump_cluster();
         if !graceful {
             // Its connections drop: every consumer talking to it sees a disconnect.
-            let mut talking: BTreeSet<ConnectionId> = self
-                .network
-                .in_flight()
-                .filter(|m| m.to == Endpoint::Broker(broker) || m.from == Endpoint::Broker(broker))
-                .map(|m| m.connection)
-                .collect();
+            let mut talking: BTreeSet<ConnectionId> = btree_set(
+                self.network
+                    .in_flight()
+                    .filter(|m| m.to == Endpoint::Broker(broker) || m.from == Endpoint::Broker(broker))
+                    .map(|m| m.connection),
+            );
             for (j, slot) in self.consumers.iter().enumerate() {
                 if slot.consumer.coordinator() == Some(broker) && slot.consumer.lifecycle().is_running() {
                     talking.insert(self.consumers[j].connection);
@@ -1462,11 +1463,12 @@ impl Simulation {
 
     /// The group's committed offsets.
     pub fn committed_offsets(&self) -> BTreeMap<TopicPartition, i64> {
-        self.coordinator()
-            .committed_offsets(&self.group_id)
-            .into_iter()
-            .map(|(tp, c)| (tp, c.offset))
-            .collect()
+        btree_map(
+            self.coordinator()
+                .committed_offsets(&self.group_id)
+                .into_iter()
+                .map(|(tp, c)| (tp, c.offset)),
+        )
     }
 
     /// Every message in flight, by arrival time.
@@ -1607,10 +1609,11 @@ impl Simulation {
 
     /// Duplicates processed by each consumer.
     pub fn duplicates(&self) -> BTreeMap<String, u64> {
-        self.consumers
-            .iter()
-            .map(|s| (s.consumer.name().to_owned(), s.duplicates))
-            .collect()
+        btree_map(
+            self.consumers
+                .iter()
+                .map(|s| (s.consumer.name().to_owned(), s.duplicates)),
+        )
     }
 
     /// Whether every offset below `upto` of `partition` has been processed at least once.
