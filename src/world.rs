@@ -226,7 +226,7 @@ impl World {
         }
         let mut script = scenario.timed_actions();
         // Stable: at one time, consumers' starts, then actions, in file order.
-        script.sort_by_key(|(at, _)| *at);
+        rebalance_engine::sort::sort_by_key(&mut script, |(at, _)| *at);
         Ok(Self::around(
             sim,
             scenario.seed,
