@@ -100,6 +100,30 @@ export async function addConsumers(page, n) {
   for (let i = 0; i < n; i++) await add.click();
 }
 
+/**
+ * Waits until the group has settled with `members` members: the coordinator counts them, the group
+ * is Stable and every consumer card says "stable" (its SyncGroup answer has arrived). Waiting for
+ * "Stable" alone races: at 10× on a busy machine the group can be Stable with the first members
+ * before a later one's JoinGroup arrives, and a follower's SyncGroup answer lands after the state.
+ */
+export async function settledGroup(page, members, timeout = 30_000) {
+  await page.waitForFunction(
+    (n) => {
+      const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim();
+      const cards = [...document.querySelectorAll('[data-testid="client-state"]')];
+      return (
+        text('member-count') === String(n) &&
+        /^(Stable|稳定（Stable）)$/.test(text('group-state')) &&
+        cards.length >= n &&
+        cards.every((c) => ['stable', 'killed', 'closed'].includes(c.getAttribute('data-state'))) &&
+        cards.filter((c) => c.getAttribute('data-state') === 'stable').length === n
+      );
+    },
+    members,
+    { timeout },
+  );
+}
+
 /** The consumer named as leader in the group panel (`C1` from `C1 (C1-1)`). */
 export async function leaderName(page) {
   const text = (await page.getByTestId('leader').textContent()).replace('♛', '').trim();

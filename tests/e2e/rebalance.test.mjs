@@ -14,6 +14,7 @@ import {
   addConsumers,
   leaderName,
   SHOTS,
+  settledGroup,
 } from './harness.mjs';
 
 useServerAndBrowser();
@@ -22,12 +23,8 @@ async function stableGroupOfThree(page) {
   await page.getByRole('heading', { level: 1 }).waitFor();
   await setSpeed(page, 10);
   await addConsumers(page, 3);
-  // Stable with all three members: at 10× (and more so on a busy machine) the group can be Stable
-  // with the first two before the third one's JoinGroup reaches the coordinator.
-  await waitForText(page.getByTestId('member-count'), /^3$/);
-  const state = page.getByTestId('group-state');
-  await waitForText(state, /^Stable$/);
-  return state;
+  await settledGroup(page, 3);
+  return page.getByTestId('group-state');
 }
 
 test('three consumers reach Stable with generation ≥ 1 and exactly one leader', async () => {
@@ -83,7 +80,7 @@ test('killing the leader: PreparingRebalance after the session timeout, then a n
 
   // A new generation with a new, living leader.
   await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 2);
   const now = await leaderName(page);
   assert.notEqual(now, old);
   assert.equal(await page.getByRole('button', { name: /^Consumer C\d+, .*, leader$/ }).count(), 1);
@@ -126,7 +123,7 @@ test('closing a consumer animates its LeaveGroup and a rebalance follows', async
   await waitForText(page.getByTestId('group-state'), /^PreparingRebalance$/);
   await setSpeed(page, 5);
   await page.getByTestId('generation').filter({ hasText: new RegExp(`^(?!${generation}$)\\d+$`) }).waitFor();
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 2);
   assert.equal(await page.getByTestId('member-count').textContent(), '2');
   await screenshot(page, 'rebalance-after-leave');
   assert.deepEqual(errors, []);
@@ -185,12 +182,15 @@ test('crashing the coordinator broker moves the coordinator; the group finds it 
   await stableGroupOfThree(page);
   const coordinator = page.getByRole('region', { name: 'Consumer group' }).locator('dd', { hasText: /^broker \d$/ });
   const before = await coordinator.textContent();
+  // At 1× while the election line is read: the log shows only its latest 80 lines.
+  await setSpeed(page, 0);
   await page.getByRole('button', { name: `Crash ${before}` }).click();
   await page.getByRole('button', { name: new RegExp(`^${before}, crashed`) }).waitFor();
   const log = page.getByRole('list', { name: 'Event log' });
   await waitForText(log.getByRole('button'), /is elected leader of __consumer_offsets-30/);
+  await setSpeed(page, 10);
   await coordinator.filter({ hasNotText: before }).waitFor({ timeout: 30_000 });
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 3);
   // Every running consumer talks to the new coordinator.
   await page.getByRole('button', { name: /, group coordinator$/ }).waitFor();
   await screenshot(page, 'coordinator-crashed');
@@ -205,7 +205,7 @@ test('the replication panel shows each replica\'s LEO and the HW, and both move 
   await page.getByRole('heading', { level: 1 }).waitFor();
   await setSpeed(page, 10);
   await addConsumers(page, 1);
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 1);
   const panel = page.getByRole('region', { name: 'Replication: __consumer_offsets-30' });
   const replicas = panel.getByRole('table', { name: 'Replicas of __consumer_offsets-30' });
   assert.equal(await replicas.getByRole('row').count(), 4, 'a header row and three replicas');
@@ -239,7 +239,7 @@ test('a consumer giving its partitions up says "revoking"; a slowed follower lea
   await page.getByRole('heading', { level: 1 }).waitFor();
   await setSpeed(page, 10);
   await addConsumers(page, 1);
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 1);
   // Let C1 process a few batches, so that its auto-commit before the rebalance has work to do.
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').dataset.ms) > 20_000, null, { timeout: 30_000 });
   // Slow one follower of __consumer_offsets-30 first: commits then wait for it until it leaves the ISR.

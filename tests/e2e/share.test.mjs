@@ -12,6 +12,7 @@ import {
   addConsumers,
   setSpeed,
   waitForText,
+  settledGroup,
 } from './harness.mjs';
 
 useServerAndBrowser();
@@ -21,7 +22,7 @@ async function stablePausedSession(page) {
   await page.getByRole('heading', { level: 1 }).waitFor();
   await setSpeed(page, 10);
   await addConsumers(page, 2);
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 2);
   await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
 }

@@ -14,6 +14,7 @@ import {
   addConsumers,
   setSpeed,
   waitForText,
+  settledGroup,
 } from './harness.mjs';
 
 useServerAndBrowser();
@@ -23,7 +24,7 @@ test('scrubbing back shows the earlier state, forward returns to the same state,
   await page.getByRole('heading', { level: 1 }).waitFor();
   await setSpeed(page, 10);
   await addConsumers(page, 2);
-  await waitForText(page.getByTestId('group-state'), /^Stable$/);
+  await settledGroup(page, 2);
   await page.getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
   const clock = page.getByTestId('clock');
   const end = await clock.getAttribute('data-ms');
