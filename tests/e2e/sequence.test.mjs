@@ -73,6 +73,28 @@ test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors dr
   const request = await look(diagram.locator('.seq-msg.is-request[data-api="SyncGroup"]').first());
   assert.equal(request.dash, 'none', 'requests are solid');
   assert.notEqual(good.dash, 'none', 'responses are dashed');
+  // Drawn at its own scale: each lane's lifeline in the rows is under its head, and a label is
+  // as large as the stylesheet says (a shrunk drawing would be scaled down off its heads).
+  const geometry = await view.evaluate((root) => {
+    const x = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.left + r.width / 2;
+    };
+    const heads = [...root.querySelectorAll('.seq-heads .seq-lane .seq-lifeline')].map(x);
+    const lines = [...root.querySelectorAll('.seq-body > g > .seq-lifeline')].map(x);
+    const body = root.querySelector('.seq-body');
+    return {
+      heads,
+      lines,
+      height: body.getBoundingClientRect().height,
+      declared: Number(body.getAttribute('height')),
+      label: root.querySelector('.seq-body .seq-label').getBoundingClientRect().height,
+    };
+  });
+  assert.equal(geometry.lines.length, geometry.heads.length);
+  geometry.lines.forEach((x, i) => assert.ok(Math.abs(x - geometry.heads[i]) < 1, `lane ${i}: row line at ${x}, head at ${geometry.heads[i]}`));
+  assert.ok(Math.abs(geometry.height - geometry.declared) < 1, `drawn ${geometry.height} px high, declared ${geometry.declared}`);
+  assert.ok(geometry.label >= 11, `a label is ${geometry.label} px high`);
   await screenshot(page, 'sequence-diagram');
   await view.screenshot({ path: join(SHOTS, 'sequence-diagram-panel.png') });
 
