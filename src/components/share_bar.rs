@@ -14,7 +14,7 @@ use super::{use_playground, use_strings};
 use crate::download::download;
 use crate::i18n::fill;
 use crate::sharing;
-use crate::state::Change;
+use crate::state::{Change, PlaygroundContext};
 use crate::world::World;
 
 /// Wall-clock milliseconds between two autosaves while the simulation plays.
@@ -43,6 +43,30 @@ fn publish_now(world: &World, shown: &UseStateHandle<String>) -> String {
         shown.set(link.clone());
     }
     link
+}
+
+/// Shows `world`, paused with nothing selected, and says what was opened (`imported`, with
+/// `fallback` as the name of a scenario without one).
+fn show_opened(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    imported: &str,
+    world: World,
+    fallback: &str,
+) {
+    let name = world
+        .base()
+        .and_then(|b| b.name.clone())
+        .unwrap_or_else(|| fallback.to_owned());
+    let ms = world.now().as_millis();
+    *pg.world.borrow_mut() = world;
+    pg.dispatch(Change::Pause);
+    pg.dispatch(Change::Select(None));
+    let time = format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100);
+    notice.set(Some(Notice::Info(fill(
+        imported,
+        &[("name", &name), ("time", &time)],
+    ))));
 }
 
 /// The page's address with `link` as its fragment.
@@ -91,6 +115,40 @@ pub fn ShareBar() -> Html {
                 });
                 // Replacing a waiting save cancels it.
                 *pending.borrow_mut() = Some((timeout, world));
+            }
+        });
+    }
+    // A link pasted into this tab's address bar changes only the fragment: the page does not
+    // load again, so it opens the link here. (The saves use history.replaceState, which fires no
+    // hashchange: every hashchange is the learner's.) A damaged link is reported; the session
+    // stays.
+    let latest = use_mut_ref(|| pg.clone());
+    *latest.borrow_mut() = pg.clone();
+    {
+        let notice = notice.clone();
+        use_effect_with(s as *const _ as usize, move |_| {
+            let on_hash = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                let hash = web_sys::window()
+                    .and_then(|w| w.location().hash().ok())
+                    .unwrap_or_default();
+                let Some(link) = sharing::link_in_hash(&hash) else {
+                    return;
+                };
+                let pg = latest.borrow().clone();
+                match sharing::open_link(link) {
+                    Ok(world) => show_opened(&pg, &notice, s.share.imported, world, "link"),
+                    Err(why) => notice.set(Some(Notice::Error { what: "link", why })),
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ =
+                        w.remove_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+                }
             }
         });
     }
@@ -179,21 +237,7 @@ pub fn ShareBar() -> Html {
                     None => Err("the file could not be read as text".to_owned()),
                 };
                 match result {
-                    Ok(world) => {
-                        let name = world
-                            .base()
-                            .and_then(|b| b.name.clone())
-                            .unwrap_or_else(|| file.name());
-                        let ms = world.now().as_millis();
-                        *pg.world.borrow_mut() = world;
-                        pg.dispatch(Change::Pause);
-                        pg.dispatch(Change::Select(None));
-                        let time = format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100);
-                        notice.set(Some(Notice::Info(fill(
-                            t.imported,
-                            &[("name", &name), ("time", &time)],
-                        ))));
-                    }
+                    Ok(world) => show_opened(&pg, &notice, t.imported, world, &file.name()),
                     Err(why) => notice.set(Some(Notice::Error { what: "file", why })),
                 }
             });

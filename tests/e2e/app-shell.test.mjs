@@ -117,7 +117,8 @@ test('with reduced motion, messages jump instead of gliding', async () => {
   // Sampled over the flight, the token is only ever at one of two places.
   const places = new Set();
   for (let i = 0; i < 40 && (await token.count()); i++) {
-    const box = await token.boundingBox().catch(() => null);
+    // (Short: the token may land between count() and here, and a locator waits for it.)
+    const box = await token.boundingBox({ timeout: 200 }).catch(() => null);
     if (box) places.add(`${Math.round(box.x)},${Math.round(box.y)}`);
     await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => ok(true))));
   }

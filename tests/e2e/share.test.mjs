@@ -116,7 +116,7 @@ test('broken or hostile files are refused with their problem as text; the sessio
   await context.close();
 });
 
-test('a reload restores the session where it was; a damaged link in the URL is reported', async () => {
+test('a reload restores the session where it was; a link pasted into the same tab opens; a damaged one is reported', async () => {
   const { context, page, errors } = await openPage(browser, server.url);
   await stablePausedSession(page);
   const before = await shownSession(page);
@@ -124,15 +124,45 @@ test('a reload restores the session where it was; a damaged link in the URL is r
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(page), before);
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
+  await page.waitForFunction(() => location.hash.startsWith('#s='));
+  const linkA = page.url();
 
-  // The same tab, a damaged link: the message, and the autosaved session is still there.
+  // Move on, so that the session differs, and wait until the URL holds the new one.
+  const toolbar = page.getByRole('toolbar');
+  for (let i = 0; i < 3; i++) await toolbar.getByRole('button', { name: 'Step' }).click();
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor({ state: 'detached' });
+  await page.waitForFunction((a) => location.href !== a, linkA);
+  assert.notDeepEqual(await shownSession(page), before);
+  const stepped = await page.evaluate(() => localStorage.getItem('rebalance-playground.session'));
+
+  // The earlier link pasted into this tab's address bar: only the fragment changes (no page
+  // load), and the page opens it.
+  await page.goto(linkA);
+  const share = page.getByRole('region', { name: 'Share and save' });
+  await share.getByRole('status').filter({ hasText: /^Opened Playground session at/ }).waitFor();
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
+  assert.deepEqual(await shownSession(page), before);
+  // (Its save, a moment later, is what a new tab comes back to.)
+  await page.waitForFunction((s) => localStorage.getItem('rebalance-playground.session') !== s, stepped);
+
+  // A damaged link pasted the same way: the message, and the session stays.
   await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
-  await page.reload();
-  const alert = page.getByRole('region', { name: 'Share and save' }).getByRole('alert');
+  const alert = share.getByRole('alert');
   await waitForText(alert, /This link cannot be opened: .*damaged/);
   assert.deepEqual(await shownSession(page), before);
-  await screenshot(page, 'share-bad-link');
+
+  // Opened in a new tab, the damaged link is reported too, and the autosaved session comes back.
+  const other = await context.newPage();
+  const otherErrors = [];
+  other.on('pageerror', (e) => otherErrors.push(e.message));
+  await other.goto(`${server.url}#s=rb1.AAAA-damaged`);
+  const otherAlert = other.getByRole('region', { name: 'Share and save' }).getByRole('alert');
+  await waitForText(otherAlert, /This link cannot be opened: .*damaged/);
+  await other.getByTestId('clock').and(other.locator(`[data-ms="${before.clock}"]`)).waitFor();
+  assert.deepEqual(await shownSession(other), before);
+  await screenshot(other, 'share-bad-link');
   assert.deepEqual(errors, []);
+  assert.deepEqual(otherErrors, []);
   await context.close();
 });
 
