@@ -167,15 +167,7 @@ impl World {
         };
         let mut sim = Simulation::empty(GROUP_ID, CoordinatorConfig::default(), network, seed, None);
         // A fresh world has no topic yet, so creating one cannot fail.
-        let _ = sim.apply(
-            SimTime::ZERO,
-            Action::CreateTopic {
-                topic: TOPIC.into(),
-                partitions: TOPIC_PARTITIONS,
-                records_per_sec: RECORDS_PER_SEC,
-                initial_records: 0,
-            },
-        );
+        let _ = sim.create_topic(TOPIC.into(), TOPIC_PARTITIONS, RECORDS_PER_SEC, 0);
         Self::around(sim, seed, None, Vec::new(), Vec::new(), true)
     }
 
@@ -213,16 +205,8 @@ impl World {
             None,
         );
         for t in &scenario.topics {
-            sim.apply(
-                SimTime::ZERO,
-                Action::CreateTopic {
-                    topic: t.name.clone(),
-                    partitions: t.partitions,
-                    records_per_sec: t.records_per_sec,
-                    initial_records: t.initial_records,
-                },
-            )
-            .map_err(|e| format!("topics: {}", e.0))?;
+            sim.create_topic(t.name.clone(), t.partitions, t.records_per_sec, t.initial_records)
+                .map_err(|e| format!("topics: {}", e.0))?;
         }
         let mut script = scenario.timed_actions();
         // Stable: at one time, consumers' starts, then actions, in file order.
@@ -248,7 +232,7 @@ impl World {
         let added = sim.consumer_names().len();
         let horizon = sim.now();
         let user_applied = history.len();
-        let mut world = Self {
+        Self {
             seed,
             sim,
             carry: 0.0,
@@ -266,9 +250,7 @@ impl World {
             snapshots: Vec::new(),
             snapshot_every: SNAPSHOT_EVERY_MS,
             complete,
-        };
-        world.take_snapshot();
-        world
+        }
     }
 
     /// The actions the user applied up to the shown time, with their virtual times.
@@ -352,13 +334,15 @@ impl World {
 
     /// How many snapshots the world keeps, and the virtual time between them.
     pub fn snapshots(&self) -> (usize, u64) {
-        (self.snapshots.len(), self.snapshot_every)
+        // The first one is taken when the world first changes; until then it is the world itself.
+        (self.snapshots.len().max(1), self.snapshot_every)
     }
 
     /// Shows the session as it was at `to` (at most [`World::horizon`]): restores the nearest
     /// snapshot at or before it and runs forward, applying the recorded actions on the way. The
     /// recorded future stays: seeking forward again, or playing on, returns to it.
     pub fn seek(&mut self, to: SimTime) {
+        self.first_snapshot();
         let to = to.min(self.horizon);
         if !self.complete && self.snapshots.first().is_none_or(|s| s.at() > to) {
             self.rebuild();
@@ -422,6 +406,7 @@ impl World {
     /// and keeps a snapshot every `snapshot_every`. Over recorded time the events the simulation
     /// emits are those recorded: they are dropped, and only those past the recording are kept.
     fn run_to(&mut self, until: SimTime) {
+        self.first_snapshot();
         let applied_before = self.script_applied;
         let recorded_upto = self.sim.log().last().map_or(0, |e| e.seq);
         let recorded = (recorded_upto > self.sim.events_emitted()).then(|| self.sim.take_log());
@@ -465,6 +450,15 @@ impl World {
         }
         if self.script_applied != applied_before {
             self.cut_base();
+        }
+    }
+
+    /// The snapshot of the world as built, taken as it first changes (or seeks) rather than as it
+    /// is built: the page's first render then does not wait for the code that clones a
+    /// simulation to load.
+    fn first_snapshot(&mut self) {
+        if self.snapshots.is_empty() {
+            self.take_snapshot();
         }
     }
 
@@ -601,6 +595,7 @@ impl World {
                 duration_ms: Some(SLOW_FOR_MS),
             },
         };
+        self.first_snapshot();
         let now = self.sim.now();
         // The recorded log aside: the action's events follow the shown time's.
         let shown = self.log_len();

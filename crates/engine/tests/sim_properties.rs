@@ -189,3 +189,51 @@ proptest! {
         }
     }
 }
+
+/// `create_topic` is `apply(CreateTopic)` with the instant run later: once the clock runs, the
+/// two worlds log the same events; and it refuses what the action refuses.
+#[test]
+fn create_topic_builds_the_same_world_as_the_action() {
+    let world = |direct: bool| {
+        let mut sim = Simulation::empty(
+            "g",
+            CoordinatorConfig::default(),
+            NetworkConfig::default(),
+            7,
+            None,
+        );
+        if direct {
+            sim.create_topic("t1".into(), 3, 5, 2).unwrap();
+        } else {
+            let action = Action::CreateTopic {
+                topic: "t1".into(),
+                partitions: 3,
+                records_per_sec: 5,
+                initial_records: 2,
+            };
+            sim.apply(SimTime::ZERO, action).unwrap();
+        }
+        let config = ConsumerConfig::new("c0", "g", Subscription::Topics(vec!["t1".into()]));
+        sim.apply(
+            SimTime(100),
+            Action::AddConsumer {
+                config: Box::new(config),
+            },
+        )
+        .unwrap();
+        sim.run_until(SimTime(30_000));
+        sim
+    };
+    let (direct, action) = (world(true), world(false));
+    let text = |sim: &Simulation| sim.log().iter().map(|e| format!("{e:?}")).collect::<Vec<_>>();
+    assert_eq!(text(&direct), text(&action));
+    assert!(text(&direct).iter().any(|e| e.contains("TopicCreated")));
+    assert!(
+        text(&direct).iter().any(|e| e.contains("Stable")),
+        "the consumer joined"
+    );
+
+    let mut sim = world(true);
+    assert!(sim.create_topic("t1".into(), 3, 5, 0).is_err(), "it exists");
+    assert!(sim.create_topic("t2".into(), 0, 5, 0).is_err(), "no partition");
+}

@@ -547,6 +547,50 @@ impl Simulation {
         Ok(())
     }
 
+    /// Creates a topic now, as [`Action::CreateTopic`] through [`Simulation::apply`] does, but
+    /// leaves the instant's consequences to the next [`Simulation::run_until`] or step (they are
+    /// the same, only later). The playground builds its starting world with it: the first
+    /// render then does not wait for the code of a whole instant to load.
+    pub fn create_topic(
+        &mut self,
+        topic: String,
+        partitions: i32,
+        records_per_sec: u64,
+        initial_records: i64,
+    ) -> Result<(), ActionError> {
+        self.check(&Action::CreateTopic {
+            topic: topic.clone(),
+            partitions,
+            records_per_sec,
+            initial_records,
+        })?;
+        self.create_topic_now(topic, partitions, records_per_sec, initial_records);
+        self.settled = false;
+        Ok(())
+    }
+
+    fn create_topic_now(
+        &mut self,
+        topic: String,
+        partitions: i32,
+        records_per_sec: u64,
+        initial_records: i64,
+    ) {
+        let now = self.now;
+        if self
+            .topics
+            .create(&topic, partitions, records_per_sec, initial_records, now)
+        {
+            self.emit(SimEventKind::World {
+                event: WorldEvent::TopicCreated {
+                    topic,
+                    partitions,
+                    records_per_sec,
+                },
+            });
+        }
+    }
+
     fn schedule(&mut self, at: SimTime, action: Action) {
         self.scheduled
             .insert((at, self.next_scheduled), Scheduled::Action(action));
@@ -844,20 +888,7 @@ impl Simulation {
                 partitions,
                 records_per_sec,
                 initial_records,
-            } => {
-                if self
-                    .topics
-                    .create(&topic, partitions, records_per_sec, initial_records, now)
-                {
-                    self.emit(SimEventKind::World {
-                        event: WorldEvent::TopicCreated {
-                            topic,
-                            partitions,
-                            records_per_sec,
-                        },
-                    });
-                }
-            }
+            } => self.create_topic_now(topic, partitions, records_per_sec, initial_records),
             Action::AddPartitions { topic, partitions } => {
                 let from = self.topics.get(&topic).map_or(0, |t| t.partitions());
                 if self.topics.add_partitions(&topic, partitions, now) {
