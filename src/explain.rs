@@ -712,10 +712,7 @@ fn world(s: &Strings, event: &WorldEvent) -> String {
             &[
                 ("latency", &network.latency_ms.to_string()),
                 ("jitter", &network.jitter_ms.to_string()),
-                (
-                    "drop",
-                    &format!("{}", (network.drop_probability * 1000.0).round() / 10.0),
-                ),
+                ("drop", &crate::num::short(network.drop_probability * 100.0, 1)),
             ],
         ),
         WorldEvent::CoordinatorUnloaded { node, partition } => fill(

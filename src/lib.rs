@@ -17,6 +17,7 @@ pub mod fields;
 pub mod hooks;
 pub mod i18n;
 pub mod lessons;
+pub mod num;
 mod prefs;
 pub mod sharing;
 pub mod state;

@@ -362,9 +362,9 @@ pub fn open_file(size: f64, text: &str) -> Result<World, String> {
 pub fn check_file_size(size: f64) -> Result<(), String> {
     if size > MAX_FILE_BYTES {
         Err(format!(
-            "the file is {:.1} MB; scenario files are read up to {:.0} MB.",
-            size / (1024.0 * 1024.0),
-            MAX_FILE_BYTES / (1024.0 * 1024.0)
+            "the file is {} MB; scenario files are read up to {} MB.",
+            crate::num::fixed(size / (1024.0 * 1024.0), 1),
+            crate::num::fixed(MAX_FILE_BYTES / (1024.0 * 1024.0), 0)
         ))
     } else {
         Ok(())

@@ -52,16 +52,11 @@ impl Speed {
     pub fn label(self) -> String {
         let f = self.factor();
         let s = if f >= 9.95 {
-            format!("{f:.0}")
+            crate::num::short(f, 0)
         } else if f >= 0.995 {
-            format!("{f:.1}")
+            crate::num::short(f, 1)
         } else {
-            format!("{f:.2}")
-        };
-        let s = if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_owned()
-        } else {
-            s
+            crate::num::short(f, 2)
         };
         format!("{s}×")
     }

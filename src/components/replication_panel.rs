@@ -96,7 +96,7 @@ fn replica_row(
     } else {
         r.role_follower
     };
-    let pct = |v: u64| format!("{:.1}%", 100.0 * v as f64 / scale as f64);
+    let pct = |v: u64| format!("{}%", crate::num::fixed(100.0 * v as f64 / scale as f64, 1));
     let command = |cmd: Command| {
         let pg = pg.clone();
         Callback::from(move |_: MouseEvent| pg.dispatch(Change::Command(cmd.clone())))

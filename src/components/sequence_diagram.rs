@@ -351,12 +351,7 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings) -> RowShape {
 
 /// A number for SVG attributes: at most one decimal.
 fn fmt(x: f64) -> String {
-    let r = (x * 10.0).round() / 10.0;
-    if r.fract() == 0.0 {
-        format!("{r:.0}")
-    } else {
-        format!("{r:.1}")
-    }
+    crate::num::short(x, 1)
 }
 
 /// Escapes text for XML (content and attribute values).

@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::{activate_on_enter, use_playground, use_strings, Legend, MovingLayer};
 use crate::explain::client_state_name;
 use crate::i18n::{fill, Strings};
+use crate::num::short;
 use crate::state::{Change, Selection};
 use crate::style::consumer_class;
 use crate::world::View;
@@ -225,7 +226,7 @@ pub fn Stage() -> Html {
         <section class="stage panel" aria-labelledby="stage-heading">
             <h2 id="stage-heading" class="panel-heading">{ s.stage.heading }</h2>
             <div class={classes!("stage-canvas", state_class)}>
-                <svg class="stage-svg" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group"
+                <svg class="stage-svg" viewBox={format!("0 0 {} {}", short(WIDTH, 0), short(HEIGHT, 0))} role="group"
                     aria-label={s.stage.label}>
                     <g class="stage-edges" aria-hidden="true">{ for edges }</g>
                     <g class="stage-nodes">{ for brokers }{ for consumers }</g>
@@ -242,5 +243,5 @@ pub fn Stage() -> Html {
 
 /// A coordinate with one decimal (shorter SVG attributes, same picture).
 pub fn fmt(v: f64) -> String {
-    format!("{:.1}", v)
+    crate::num::fixed(v, 1)
 }

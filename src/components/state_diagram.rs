@@ -2,6 +2,7 @@ use yew::prelude::*;
 
 use super::use_strings;
 use crate::i18n::Strings;
+use crate::num::short;
 
 /// Which of the five group states to light up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,7 +176,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                     let key = if is_last { format!("{}-{}-{}", from.css(), to.css(), props.transition_key) } else { format!("{}-{}", from.css(), to.css()) };
                     html! {
                         <line key={key} class={classes!("state-edge", is_last.then_some("is-last"), (*to == GroupStateId::Dead).then_some("to-dead"))}
-                            x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
+                            x1={short(*x1, 1)} y1={short(*y1, 1)} x2={short(*x2, 1)} y2={short(*y2, 1)}
                             marker-end="url(#state-arrow)" />
                     }
                 }) }
@@ -190,16 +191,16 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                         class={classes!("state-node", state.css(), current.then_some("is-current"))}
                         role="listitem"
                         aria-current={current.then_some("step")}
-                        transform={format!("translate({x},{y})")}
+                        transform={format!("translate({},{})", short(x, 1), short(y, 1))}
                     >
-                        <rect x={(-BOX_W / 2.0).to_string()} y={(-BOX_H / 2.0).to_string()}
-                            width={BOX_W.to_string()} height={BOX_H.to_string()} rx="12" />
+                        <rect x={short(-BOX_W / 2.0, 1)} y={short(-BOX_H / 2.0, 1)}
+                            width={short(BOX_W, 1)} height={short(BOX_H, 1)} rx="12" />
                         <text class="state-node-name" text-anchor="middle" y={if line2.is_empty() { "6" } else { "-4" }}>{ line1 }</text>
                         if !line2.is_empty() {
                             <text class="state-node-sub" text-anchor="middle" y="16">{ line2 }</text>
                         }
                         if current {
-                            <text class="state-node-marker" text-anchor="middle" y={(BOX_H / 2.0 + 17.0).to_string()}>{ "▲ " }{ s.current_state }</text>
+                            <text class="state-node-marker" text-anchor="middle" y={short(BOX_H / 2.0 + 17.0, 1)}>{ "▲ " }{ s.current_state }</text>
                         }
                         <title>{ state.explanation(s) }</title>
                     </g>
