@@ -86,7 +86,8 @@ pub fn ShareBar() -> Html {
     let s = use_strings();
     let t = &s.share;
     let pg = use_playground();
-    let link = use_state(String::new);
+    // The link of the session as it opens (the saves, a moment after each change, keep it current).
+    let link = use_state(|| sharing::session_link(&pg.world.borrow()));
     let notice = use_state(|| sharing::take_startup_error().map(|why| Notice::Error { what: "link", why }));
     // (wall time of the last save, history length then, playing then)
     let saved = use_mut_ref(|| (f64::NEG_INFINITY, usize::MAX, true));

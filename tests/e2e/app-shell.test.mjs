@@ -18,6 +18,10 @@ test('an English browser sees the app shell with a new, empty group', async () =
   const states = page.getByRole('list', { name: 'The five states of a classic consumer group' });
   assert.equal(await states.getByRole('listitem').count(), 5);
   assert.match(await states.locator('[aria-current=step]').textContent(), /^Empty/);
+  // The share field holds the session's link as soon as it is shown (not an empty `#s=`).
+  const shareLink = page.getByRole('textbox', { name: 'Share link' });
+  await shareLink.waitFor();
+  assert.match(await shareLink.inputValue(), /#s=rb1\.\S+$/);
 
   await screenshot(page, 'app-shell-en');
   assert.deepEqual(errors, []);
