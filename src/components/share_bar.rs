@@ -69,6 +69,19 @@ fn show_opened(
     ))));
 }
 
+/// Listens to the window's `event` until the returned effect destructor runs.
+fn on_window(event: &'static str, handler: Closure<dyn FnMut(web_sys::Event)>) -> impl FnOnce() {
+    let window = web_sys::window();
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = &window {
+            let _ = w.remove_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+        }
+    }
+}
+
 /// The page's address with `link` as its fragment.
 fn with_page_base(link: &str) -> String {
     web_sys::window()
@@ -141,16 +154,7 @@ pub fn ShareBar() -> Html {
                     Err(why) => notice.set(Some(Notice::Error { what: "link", why })),
                 }
             });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = &window {
-                    let _ =
-                        w.remove_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
-                }
-            }
+            on_window("hashchange", on_hash)
         });
     }
     // A save still waiting as the page goes (a reload, a closed tab) is done at once.
@@ -165,16 +169,7 @@ pub fn ShareBar() -> Html {
                     }
                 }
             });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("pagehide", on_leave.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = &window {
-                    let _ =
-                        w.remove_event_listener_with_callback("pagehide", on_leave.as_ref().unchecked_ref());
-                }
-            }
+            on_window("pagehide", on_leave)
         });
     }
 

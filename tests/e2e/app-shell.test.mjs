@@ -101,8 +101,11 @@ test('presentation mode enlarges the text and is remembered', async () => {
   await screenshot(page, 'presentation-mode');
   await page.reload();
   assert.equal(await page.getByRole('button', { name: 'Presentation mode' }).getAttribute('aria-pressed'), 'true');
+  // The shortcuts listen once the page has settled (its last panels are shown a frame after the
+  // first paint); a key pressed before that goes nowhere.
+  await page.getByRole('region', { name: 'Share and save' }).waitFor();
   await page.keyboard.press('p');
-  assert.equal(await page.getByRole('button', { name: 'Presentation mode' }).getAttribute('aria-pressed'), 'false');
+  await page.getByRole('button', { name: 'Presentation mode', pressed: false }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
