@@ -5,6 +5,7 @@
 use rebalance_engine::share;
 use rebalance_playground::sharing::{self, AUTOSAVE_KEY};
 use rebalance_playground::world::{default_consumer, Command, World};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -158,4 +159,70 @@ fn the_default_base_is_a_valid_scenario_of_the_playgrounds_new_world() {
             .collect::<Vec<_>>()
     };
     assert_eq!(at_zero(&from_base), at_zero(&new));
+}
+
+/// Waits for the next animation frame and the tasks before it (rendering runs in between).
+async fn next_frame() {
+    let window = web_sys::window().unwrap();
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        window.request_animation_frame(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(frame).await.unwrap();
+    yew::scheduler::flush().await;
+}
+
+/// A change made just before the page goes is kept even when no save is scheduled for it yet:
+/// Yew may run the effect that schedules one in a later task (when a render takes long), and a
+/// reload can come first.
+#[wasm_bindgen_test]
+async fn leaving_the_page_saves_the_session_as_it_is() {
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let app = yew::Renderer::<rebalance_playground::App>::with_root(root.clone()).render();
+
+    // The save the page makes as it opens (a moment after its first render) has run.
+    let saved = || storage.get_item(AUTOSAVE_KEY).unwrap();
+    for _ in 0..600 {
+        if saved().is_some() {
+            break;
+        }
+        next_frame().await;
+    }
+    let opened = saved().expect("the opened session is autosaved");
+    assert!(sharing::open_link(&opened)
+        .unwrap()
+        .sim()
+        .consumer_names()
+        .is_empty());
+
+    // Add a consumer and leave at once, in the same task: the world has changed (a reducer runs
+    // as it is dispatched), but no effect has run, so no save waits.
+    let add = document
+        .get_element_by_id(rebalance_playground::app::ADD_CONSUMER_BUTTON_ID)
+        .expect("the add-consumer button")
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap();
+    add.click();
+    window
+        .dispatch_event(&web_sys::Event::new("pagehide").unwrap())
+        .unwrap();
+    let left = saved().unwrap();
+    let names = sharing::open_link(&left).unwrap().sim().consumer_names();
+    assert_eq!(
+        names.len(),
+        1,
+        "the consumer added just before leaving is saved: {names:?}"
+    );
+
+    app.destroy();
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
 }

@@ -69,15 +69,19 @@ fn show_opened(
     ))));
 }
 
-/// Listens to the window's `event` until the returned effect destructor runs.
-fn on_window(event: &'static str, handler: Closure<dyn FnMut(web_sys::Event)>) -> impl FnOnce() {
+/// Listens to the window's `events` until the returned effect destructor runs.
+fn on_window(events: &'static [&'static str], handler: Closure<dyn FnMut(web_sys::Event)>) -> impl FnOnce() {
     let window = web_sys::window();
     if let Some(w) = &window {
-        let _ = w.add_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+        for event in events {
+            let _ = w.add_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+        }
     }
     move || {
         if let Some(w) = &window {
-            let _ = w.remove_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+            for event in events {
+                let _ = w.remove_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
+            }
         }
     }
 }
@@ -140,6 +144,7 @@ pub fn ShareBar() -> Html {
     *latest.borrow_mut() = pg.clone();
     {
         let notice = notice.clone();
+        let latest = latest.clone();
         use_effect_with(s as *const _ as usize, move |_| {
             let on_hash = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
                 let hash = web_sys::window()
@@ -154,22 +159,27 @@ pub fn ShareBar() -> Html {
                     Err(why) => notice.set(Some(Notice::Error { what: "link", why })),
                 }
             });
-            on_window("hashchange", on_hash)
+            on_window(&["hashchange"], on_hash)
         });
     }
-    // A save still waiting as the page goes (a reload, a closed tab) is done at once.
+    // As the page goes (a reload, a closed tab), the session is saved at once, whether or not a
+    // save is waiting: the effect that schedules one may not have run yet (Yew runs effects in a
+    // later task when a render takes long), and a change made just before a reload is kept.
+    // `beforeunload` comes before the next page starts (which reads what is saved); `pagehide`
+    // also comes where `beforeunload` does not (a phone closing the tab, the back-forward cache).
     {
         let pending = pending.clone();
+        let latest = latest.clone();
         use_effect_with((), move |_| {
             let on_leave = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                if let Some((timeout, world)) = pending.borrow_mut().take() {
+                if let Some((timeout, _)) = pending.borrow_mut().take() {
                     timeout.cancel();
-                    if let Ok(world) = world.try_borrow() {
-                        sharing::autosave(&sharing::session_link(&world));
-                    }
+                }
+                if let Ok(world) = latest.borrow().world.try_borrow() {
+                    sharing::autosave(&sharing::session_link(&world));
                 }
             });
-            on_window("pagehide", on_leave)
+            on_window(&["beforeunload", "pagehide"], on_leave)
         });
     }
 
