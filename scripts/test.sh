@@ -38,7 +38,7 @@ cargo test -p rebalance-engine --target wasm32-unknown-unknown --locked --no-run
 
 step "app component tests, headless Chromium"
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} run cargo test -p rebalance-playground \
-  --target wasm32-unknown-unknown --locked --test web
+  --target wasm32-unknown-unknown --locked --test web --test web_share
 
 step "release build"
 trunk build --release --offline
