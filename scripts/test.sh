@@ -44,7 +44,8 @@ step "release build"
 trunk build --release --offline
 
 step "end-to-end tests, headless Chromium"
-(cd tests/e2e && run node --test --test-reporter=spec)
+# One test file at a time: each starts its own Chromium, and the tests watch a live animation.
+(cd tests/e2e && run node --test --test-concurrency=1 --test-reporter=spec)
 
 step "release bundle"
 total=0

@@ -106,22 +106,34 @@ export async function addConsumers(page, n) {
  * "Stable" alone races: at 10× on a busy machine the group can be Stable with the first members
  * before a later one's JoinGroup arrives, and a follower's SyncGroup answer lands after the state.
  */
-export async function settledGroup(page, members, timeout = 30_000) {
-  await page.waitForFunction(
-    (n) => {
-      const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim();
-      const cards = [...document.querySelectorAll('[data-testid="client-state"]')];
-      return (
-        text('member-count') === String(n) &&
-        /^(Stable|稳定（Stable）)$/.test(text('group-state')) &&
-        cards.length >= n &&
-        cards.every((c) => ['stable', 'killed', 'closed'].includes(c.getAttribute('data-state'))) &&
-        cards.filter((c) => c.getAttribute('data-state') === 'stable').length === n
-      );
-    },
-    members,
-    { timeout },
-  );
+export async function settledGroup(page, members, timeout = 90_000) {
+  // (90 s: a rebalance may wait up to rebalance.timeout.ms, 300 s of virtual time, for a slow
+  // member; at 10× on a busy machine that is more than 30 s.)
+  const settled = (n) => {
+    const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim();
+    const cards = [...document.querySelectorAll('[data-testid="client-state"]')];
+    return (
+      text('member-count') === String(n) &&
+      /^(Stable|稳定（Stable）)$/.test(text('group-state')) &&
+      cards.length >= n &&
+      cards.every((c) => ['stable', 'killed', 'closed'].includes(c.getAttribute('data-state'))) &&
+      cards.filter((c) => c.getAttribute('data-state') === 'stable').length === n
+    );
+  };
+  try {
+    await page.waitForFunction(settled, members, { timeout });
+  } catch (e) {
+    // What the page showed, and the session's link (it replays the run exactly).
+    const seen = await page.evaluate(() => ({
+      state: document.querySelector('[data-testid="group-state"]')?.textContent,
+      members: document.querySelector('[data-testid="member-count"]')?.textContent,
+      cards: [...document.querySelectorAll('[data-testid="client-state"]')].map((c) => c.getAttribute('data-state')),
+      clock: document.querySelector('[data-testid="clock"]')?.getAttribute('data-ms'),
+      link: location.hash,
+    }));
+    await screenshot(page, 'not-settled');
+    throw new Error(`the group did not settle with ${members} members: ${JSON.stringify(seen)}`, { cause: e });
+  }
 }
 
 /** The consumer named as leader in the group panel (`C1` from `C1 (C1-1)`). */
