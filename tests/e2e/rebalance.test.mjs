@@ -65,8 +65,10 @@ test('killing the leader: PreparingRebalance after the session timeout, then a n
   const generation = Number(await page.getByTestId('generation').textContent());
 
   await page.getByRole('article', { name: old, exact: true }).getByRole('button', { name: 'Kill' }).click();
-  // A little slower, as a teacher would: the explanations come one after the other.
-  await setSpeed(page, 5);
+  // Slower, as a teacher would: the explanations come one after the other. (At 2× the short
+  // PreparingRebalance, until the others rejoin, lasts over a second: a test polling at 500 ms
+  // on a busy machine could miss it at 5×.)
+  await setSpeed(page, 3);
   await waitForText(page.getByRole('article', { name: old, exact: true }).getByTestId('client-state'), /killed/);
   // The coordinator notices only when the session (10 s virtual) expires; then the group rebalances.
   await waitForText(page.getByTestId('group-state'), /^PreparingRebalance$/);
