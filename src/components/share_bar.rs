@@ -1,9 +1,6 @@
 //! The share bar: the session's link (kept in the page URL and autosaved), export as a scenario
 //! file, import one. Problems with a link or a file are shown as text; the session is untouched.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -108,8 +105,8 @@ pub fn ShareBar() -> Html {
     let notice = use_state(|| sharing::take_startup_error().map(|why| Notice::Error { what: "link", why }));
     // (wall time of the last save, history length then, playing then)
     let saved = use_mut_ref(|| (f64::NEG_INFINITY, usize::MAX, true));
-    // A save waiting to run, and the world it saves.
-    let pending = use_mut_ref(|| None::<(Timeout, Rc<RefCell<World>>)>);
+    // A save waiting to run (dropping it cancels it).
+    let pending = use_mut_ref(|| None::<Timeout>);
 
     {
         let link = link.clone();
@@ -127,12 +124,11 @@ pub fn ShareBar() -> Html {
                 let world = pg.world.clone();
                 let slot = pending.clone();
                 let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-                    if let Some((_, world)) = slot.borrow_mut().take() {
-                        publish_now(&world.borrow(), &link);
-                    }
+                    slot.borrow_mut().take();
+                    publish_now(&world.borrow(), &link);
                 });
                 // Replacing a waiting save cancels it.
-                *pending.borrow_mut() = Some((timeout, world));
+                *pending.borrow_mut() = Some(timeout);
             }
         });
     }
@@ -172,9 +168,7 @@ pub fn ShareBar() -> Html {
         let latest = latest.clone();
         use_effect_with((), move |_| {
             let on_leave = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                if let Some((timeout, _)) = pending.borrow_mut().take() {
-                    timeout.cancel();
-                }
+                pending.borrow_mut().take();
                 if let Ok(world) = latest.borrow().world.try_borrow() {
                     sharing::autosave(&sharing::session_link(&world));
                 }
@@ -192,9 +186,7 @@ pub fn ShareBar() -> Html {
         let pending = pending.clone();
         Callback::from(move |_| {
             // The link of what is on screen now, saved at once (a waiting save is not needed).
-            if let Some((timeout, _)) = pending.borrow_mut().take() {
-                timeout.cancel();
-            }
+            pending.borrow_mut().take();
             let full = with_page_base(&publish_now(&pg.world.borrow(), &link));
             if let Some(w) = web_sys::window() {
                 // A refused clipboard (no permission) is no error: the link is in the field.

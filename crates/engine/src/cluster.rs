@@ -463,6 +463,19 @@ struct Follower {
     next_fetch: Option<SimTime>,
 }
 
+impl Follower {
+    /// A follower the leader has heard nothing from yet, counted as caught up at `since`.
+    fn new(since: SimTime) -> Self {
+        Self {
+            seen_leo: 0,
+            last_caught_up: since,
+            last_fetch_time: since,
+            last_fetch_leader_leo: 0,
+            next_fetch: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct BrokerState {
     alive: bool,
@@ -515,18 +528,7 @@ impl Cluster {
         let leaders = placement.iter().map(|r| r.first().copied()).collect();
         let replicas = placement[group_partition as usize].clone();
         let logs = btree_map(replicas.iter().map(|b| (*b, ReplicaLog::default())));
-        let followers = btree_map(replicas[1..].iter().map(|b| {
-            (
-                *b,
-                Follower {
-                    seen_leo: 0,
-                    last_caught_up: SimTime::ZERO,
-                    last_fetch_time: SimTime::ZERO,
-                    last_fetch_leader_leo: 0,
-                    next_fetch: None,
-                },
-            )
-        }));
+        let followers = btree_map(replicas[1..].iter().map(|b| (*b, Follower::new(SimTime::ZERO))));
         let mut c = Self {
             brokers: (0..config.brokers)
                 .map(|_| BrokerState {
@@ -1151,18 +1153,13 @@ impl Cluster {
                 // Followers are everyone else; the new leader starts with its own HW and knows
                 // nothing of the followers' LEOs yet.
                 let replicas = self.placement[p as usize].clone();
-                self.followers = btree_map(replicas.iter().filter(|b| **b != leader).map(|b| {
-                    (
-                        *b,
-                        Follower {
-                            seen_leo: 0,
-                            last_caught_up: self.now,
-                            last_fetch_time: self.now,
-                            last_fetch_leader_leo: 0,
-                            next_fetch: None,
-                        },
-                    )
-                }));
+                let now = self.now;
+                self.followers = btree_map(
+                    replicas
+                        .iter()
+                        .filter(|b| **b != leader)
+                        .map(|b| (*b, Follower::new(now))),
+                );
                 self.events.push_back(ClusterEvent::LeaderElected {
                     partition: p,
                     leader,

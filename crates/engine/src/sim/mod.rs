@@ -345,12 +345,7 @@ impl Simulation {
             Some(SimTime(scenario.end_ms)),
         );
         for t in &scenario.topics {
-            sim.apply_now(Action::CreateTopic {
-                topic: t.name.clone(),
-                partitions: t.partitions,
-                records_per_sec: t.records_per_sec,
-                initial_records: t.initial_records,
-            });
+            sim.create_topic_now(t.name.clone(), t.partitions, t.records_per_sec, t.initial_records);
         }
         for (at, action) in scenario.timed_actions() {
             sim.schedule(at, action);
