@@ -6,80 +6,150 @@ use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings, Legend, MovingLayer};
 use crate::explain::client_state_name;
+use crate::hooks::use_media_query;
 use crate::i18n::{fill, Strings};
 use crate::num::short;
 use crate::state::{Change, Selection};
 use crate::style::consumer_class;
 use crate::world::View;
 
-/// The drawing's coordinate system.
-pub const WIDTH: f64 = 800.0;
-/// The drawing's height.
-pub const HEIGHT: f64 = 520.0;
-const CX: f64 = WIDTH / 2.0;
-/// Half the broker box.
+/// The screens on which the stage is drawn tall (the same width as the stylesheet's phone layout).
+const NARROW_SCREEN: &str = "(max-width: 640px)";
+
+/// Half a broker box's width (the coordinator's box always, every box in the wide drawing).
 pub const BROKER_W: f64 = 78.0;
-/// Half the broker box's height.
+/// Half a broker box's height.
 pub const BROKER_H: f64 = 42.0;
+/// How far apart two rows of brokers are.
+const BROKER_ROW: f64 = 2.0 * BROKER_H + 16.0;
+
+/// The drawing's shape: wide beside the panels, tall on a phone, where a wide drawing would be
+/// scaled down until its words cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Wide,
+    Tall,
+}
+
+impl Shape {
+    /// The drawing's width; its height depends on how many rows of brokers it has.
+    fn width(self) -> f64 {
+        match self {
+            Shape::Wide => 800.0,
+            Shape::Tall => 400.0,
+        }
+    }
+
+    /// Half the box of a broker that is not the coordinator, and the gap between two boxes.
+    fn other_broker(self) -> (f64, f64) {
+        match self {
+            Shape::Wide => (BROKER_W, 24.0),
+            Shape::Tall => (50.0, 12.0),
+        }
+    }
+}
 
 /// Where each node sits, and how big consumers are drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
+    /// The drawing's size (its viewBox).
+    pub width: f64,
+    pub height: f64,
     /// Consumers by name: centre.
     pub consumers: Vec<(String, (f64, f64))>,
-    /// Brokers: centre.
-    pub brokers: Vec<(NodeId, (f64, f64))>,
+    /// Brokers: centre, and half the box's width.
+    pub brokers: Vec<(NodeId, (f64, f64), f64)>,
     /// The consumers' radius.
     pub radius: f64,
 }
 
 impl Layout {
-    /// Brokers in a row at the top (one box per broker, the cluster's order); consumers on an arc
-    /// below them, left to right in the order they were added (two staggered arcs when there are
-    /// many). Edges then run upwards and never cross another broker.
-    pub fn of(view: &View) -> Self {
+    /// Brokers in a row at the top (more rows above it when they do not fit), the coordinator in
+    /// the middle of the lowest row; consumers on an arc below them, left to right in the order
+    /// they were added (two staggered arcs when there are many). Edges then run upwards and never
+    /// cross a broker.
+    pub fn of(view: &View, shape: Shape) -> Self {
+        let width = shape.width();
+        let cx = width / 2.0;
+
+        // The group's coordinator first, then the others in id order.
+        let mut order: Vec<(NodeId, f64)> = Vec::with_capacity(view.brokers.len());
+        let (other_w, gap) = shape.other_broker();
+        order.extend(
+            view.brokers
+                .iter()
+                .filter(|b| b.coordinates_group)
+                .map(|b| (b.node, BROKER_W)),
+        );
+        order.extend(
+            view.brokers
+                .iter()
+                .filter(|b| !b.coordinates_group)
+                .map(|b| (b.node, other_w)),
+        );
+        // Fill rows as wide as the drawing, the first row lowest.
+        let mut rows: Vec<&[(NodeId, f64)]> = Vec::new();
+        let mut rest = &order[..];
+        while !rest.is_empty() {
+            let mut used = 2.0 * rest[0].1;
+            let mut n = 1;
+            while n < rest.len() && used + gap + 2.0 * rest[n].1 <= width - 16.0 {
+                used += gap + 2.0 * rest[n].1;
+                n += 1;
+            }
+            rows.push(&rest[..n]);
+            rest = &rest[n..];
+        }
+        let drop = BROKER_ROW * rows.len().saturating_sub(1) as f64;
+        let mut brokers = Vec::with_capacity(order.len());
+        for (k, row) in rows.iter().enumerate() {
+            // Within a row the first box takes the middle slot and the others fill the sides, so
+            // edges fan out symmetrically (and the boxes visibly swap when the coordinator moves).
+            let count = row.len();
+            let mut slots: Vec<usize> = (0..count).collect();
+            sort_by_key(&mut slots, |&s| (s as isize - (count as isize - 1) / 2).abs());
+            let mut by_slot: Vec<(usize, NodeId, f64)> = row
+                .iter()
+                .zip(slots)
+                .map(|(&(node, w), slot)| (slot, node, w))
+                .collect();
+            sort_by_key(&mut by_slot, |&(slot, _, _)| slot);
+            let total: f64 = by_slot.iter().map(|b| 2.0 * b.2).sum::<f64>() + gap * (count - 1) as f64;
+            let y = 62.0 + drop - BROKER_ROW * k as f64;
+            let mut x = cx - total / 2.0;
+            for (_, node, w) in by_slot {
+                brokers.push((node, (x + w, y), w));
+                x += 2.0 * w + gap;
+            }
+        }
+
         let n = view.consumers.len();
         let radius = match n {
             0..=8 => 30.0,
             9..=16 => 22.0,
             _ => 16.0,
         };
-        let (ox, oy) = (CX, 78.0);
+        // The arc around the coordinator's row: its outer and inner radii, the angles it spans,
+        // and the drawing's height below that row.
+        let oy = 78.0 + drop;
+        let (outer, inner, from, span, height) = match shape {
+            Shape::Wide => ((345.0, 365.0), (280.0, 285.0), 160.0, 140.0, 520.0),
+            Shape::Tall => ((155.0, 500.0), (110.0, 410.0), 165.0, 150.0, 650.0),
+        };
         let consumers = view
             .consumers
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 let t = (i as f64 + 0.5) / n.max(1) as f64;
-                let a = (160.0 - 140.0 * t).to_radians();
-                let inner = n > 14 && i % 2 == 1;
-                let (rx, ry) = if inner { (280.0, 285.0) } else { (345.0, 365.0) };
-                (c.name.clone(), (ox + rx * a.cos(), oy + ry * a.sin()))
-            })
-            .collect();
-        // The group's coordinator takes the middle slot, the others fill the sides in id order, so
-        // that edges fan out symmetrically (and the boxes visibly swap when the coordinator moves).
-        let count = view.brokers.len();
-        let mut slots: Vec<usize> = (0..count).collect();
-        sort_by_key(&mut slots, |&s| (s as isize - (count as isize - 1) / 2).abs());
-        let mut order: Vec<&crate::world::BrokerView> =
-            view.brokers.iter().filter(|b| b.coordinates_group).collect();
-        order.extend(view.brokers.iter().filter(|b| !b.coordinates_group));
-        let b = count.max(1) as f64;
-        let brokers = order
-            .iter()
-            .zip(slots)
-            .map(|(br, slot)| {
-                (
-                    br.node,
-                    (
-                        CX + (slot as f64 - (b - 1.0) / 2.0) * (2.0 * BROKER_W + 24.0),
-                        62.0,
-                    ),
-                )
+                let (rx, ry) = if n > 14 && i % 2 == 1 { inner } else { outer };
+                let a = along_arc(t, (rx, ry), from, span);
+                (c.name.clone(), (cx + rx * a.cos(), oy + ry * a.sin()))
             })
             .collect();
         Self {
+            width,
+            height: height + drop,
             consumers,
             brokers,
             radius,
@@ -92,7 +162,7 @@ impl Layout {
             Endpoint::Consumer(n) | Endpoint::Script(n) => {
                 self.consumers.iter().find(|(c, _)| c == n).map(|(_, p)| *p)
             }
-            Endpoint::Broker(node) => self.brokers.iter().find(|(b, _)| b == node).map(|(_, p)| *p),
+            Endpoint::Broker(node) => self.brokers.iter().find(|(b, ..)| b == node).map(|(_, p, _)| *p),
         }
     }
 
@@ -103,6 +173,30 @@ impl Layout {
             _ => self.radius,
         }
     }
+}
+
+/// The angle (radians) of the point a fraction `t` of the way along an elliptic arc that starts at
+/// `from` degrees and turns `span` degrees clockwise. Equal steps of `t` are equal distances on the
+/// drawing, so consumers on a flat ellipse are not crowded where it is flattest.
+fn along_arc(t: f64, (rx, ry): (f64, f64), from: f64, span: f64) -> f64 {
+    const STEPS: usize = 120;
+    let angle = |k: usize| (from - span * k as f64 / STEPS as f64).to_radians();
+    let point = |a: f64| (rx * a.cos(), ry * a.sin());
+    let lengths: Vec<f64> = (0..STEPS)
+        .map(|k| {
+            let (p, q) = (point(angle(k)), point(angle(k + 1)));
+            (q.0 - p.0).hypot(q.1 - p.1)
+        })
+        .collect();
+    let mut goal = t.clamp(0.0, 1.0) * lengths.iter().sum::<f64>();
+    for (k, len) in lengths.iter().enumerate() {
+        if goal <= *len {
+            let f = if *len > 0.0 { goal / len } else { 0.0 };
+            return angle(k) + (angle(k + 1) - angle(k)) * f;
+        }
+        goal -= len;
+    }
+    angle(STEPS)
 }
 
 /// A consumer's state in words (lifecycle first, then the client state: the member state, or
@@ -124,7 +218,8 @@ pub fn Stage() -> Html {
     let s = use_strings();
     let pg = use_playground();
     let view = pg.view.clone();
-    let layout = Rc::new(Layout::of(&view));
+    let tall = use_media_query(NARROW_SCREEN);
+    let layout = Rc::new(Layout::of(&view, if tall { Shape::Tall } else { Shape::Wide }));
     let selected = pg.selection.clone();
 
     let select = |sel: Selection| {
@@ -143,7 +238,7 @@ pub fn Stage() -> Html {
     });
 
     let brokers = view.brokers.iter().filter_map(|b| {
-        let (x, y) = layout.position(&Endpoint::Broker(b.node))?;
+        let &(_, (x, y), w) = layout.brokers.iter().find(|(node, ..)| *node == b.node)?;
         let name = fill(s.stage.broker, &[("n", &b.node.0.to_string())]);
         let p = view.group.partition.to_string();
         let status = if !b.alive {
@@ -167,7 +262,7 @@ pub fn Stage() -> Html {
                     b.coordinates_group.then_some("is-coordinator"), is_selected.then_some("is-selected"))}
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
                 role="button" tabindex="0" aria-label={label} {onclick} onkeydown={activate_on_enter()}>
-                <rect x={fmt(-BROKER_W)} y={fmt(-BROKER_H)} width={fmt(2.0 * BROKER_W)} height={fmt(2.0 * BROKER_H)} rx="10" />
+                <rect x={fmt(-w)} y={fmt(-BROKER_H)} width={fmt(2.0 * w)} height={fmt(2.0 * BROKER_H)} rx="10" />
                 <text class="stage-broker-name" y="-14" text-anchor="middle">{ name }</text>
                 <text class="stage-broker-role" y="6" text-anchor="middle">{ status }</text>
                 if b.coordinates_group && b.alive {
@@ -226,7 +321,7 @@ pub fn Stage() -> Html {
         <section class="stage panel" aria-labelledby="stage-heading">
             <h2 id="stage-heading" class="panel-heading">{ s.stage.heading }</h2>
             <div class={classes!("stage-canvas", state_class)}>
-                <svg class="stage-svg" viewBox={format!("0 0 {} {}", short(WIDTH, 0), short(HEIGHT, 0))} role="group"
+                <svg class="stage-svg" viewBox={format!("0 0 {} {}", short(layout.width, 0), short(layout.height, 0))} role="group"
                     aria-label={s.stage.label}>
                     <g class="stage-edges" aria-hidden="true">{ for edges }</g>
                     <g class="stage-nodes">{ for brokers }{ for consumers }</g>
@@ -244,4 +339,121 @@ pub fn Stage() -> Html {
 /// A coordinate with one decimal (shorter SVG attributes, same picture).
 pub fn fmt(v: f64) -> String {
     crate::num::fixed(v, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::World;
+    use rebalance_engine::Scenario;
+
+    /// The view of a group of `consumers` on a cluster of `brokers`, after they joined.
+    fn view(brokers: u32, consumers: usize) -> View {
+        let names: Vec<String> = (1..=consumers)
+            .map(|i| format!(r#"{{ "name": "C{i}" }}"#))
+            .collect();
+        let json = format!(
+            r#"{{ "version": 1, "seed": 1, "group_id": "g", "end_ms": 20000,
+                 "cluster": {{ "brokers": {brokers} }},
+                 "topics": [{{ "name": "t", "partitions": 6 }}],
+                 "client_defaults": {{ "subscription": {{ "topics": ["t"] }} }},
+                 "consumers": [{}] }}"#,
+            names.join(",")
+        );
+        World::from_scenario(&Scenario::from_json(&json).unwrap())
+            .unwrap()
+            .view()
+    }
+
+    /// The boxes (centre, half width, half height) a layout draws.
+    fn boxes(l: &Layout) -> Vec<(String, (f64, f64), f64, f64)> {
+        let brokers = l
+            .brokers
+            .iter()
+            .map(|(n, p, w)| (format!("broker {}", n.0), *p, *w, BROKER_H));
+        let consumers = l
+            .consumers
+            .iter()
+            .map(|(n, p)| (n.clone(), *p, l.radius, l.radius));
+        brokers.chain(consumers).collect()
+    }
+
+    fn assert_drawn_apart(l: &Layout) {
+        let b = boxes(l);
+        for (name, (x, y), w, h) in &b {
+            assert!(
+                *x - w >= 0.0 && *x + w <= l.width && *y - h >= 0.0 && *y + h <= l.height,
+                "{name} at ({x:.0}, {y:.0}) is outside the {}x{} drawing",
+                l.width,
+                l.height
+            );
+        }
+        let round = |name: &str| !name.starts_with("broker");
+        for (i, (a, pa, wa, ha)) in b.iter().enumerate() {
+            for (z, pz, wz, hz) in &b[i + 1..] {
+                let apart = if round(a) && round(z) {
+                    (pa.0 - pz.0).hypot(pa.1 - pz.1) >= wa + wz
+                } else {
+                    (pa.0 - pz.0).abs() >= wa + wz || (pa.1 - pz.1).abs() >= ha + hz
+                };
+                assert!(apart, "{a} at {pa:?} overlaps {z} at {pz:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_node_is_inside_the_drawing_and_none_overlaps_another() {
+        for shape in [Shape::Wide, Shape::Tall] {
+            for (brokers, consumers) in [(3, 1), (3, 8), (1, 3), (5, 12), (16, 30), (3, 30)] {
+                let l = Layout::of(&view(brokers, consumers), shape);
+                assert_eq!(
+                    (l.brokers.len(), l.consumers.len()),
+                    (brokers as usize, consumers),
+                    "{shape:?}"
+                );
+                assert_drawn_apart(&l);
+            }
+        }
+    }
+
+    #[test]
+    fn the_coordinator_is_in_the_middle_of_the_lowest_row_of_brokers() {
+        for shape in [Shape::Wide, Shape::Tall] {
+            let v = view(9, 4);
+            let coordinator = v.brokers.iter().find(|b| b.coordinates_group).unwrap().node;
+            let l = Layout::of(&v, shape);
+            let &(_, (x, y), w) = l.brokers.iter().find(|(n, ..)| *n == coordinator).unwrap();
+            // The middle box of its row (left of the middle when the row has an even count).
+            assert_eq!(w, BROKER_W, "{shape:?}");
+            assert!(
+                x <= l.width / 2.0 && l.width / 2.0 - x < 2.0 * BROKER_W,
+                "{shape:?}: x = {x}"
+            );
+            assert!(
+                l.brokers.iter().all(|(_, p, _)| p.1 <= y),
+                "{shape:?}: a broker below the coordinator"
+            );
+            assert!(
+                l.brokers.iter().any(|(_, p, _)| p.1 < y),
+                "{shape:?}: nine brokers fit in one row"
+            );
+        }
+    }
+
+    #[test]
+    fn consumers_on_the_tall_arc_are_evenly_spaced() {
+        let l = Layout::of(&view(3, 8), Shape::Tall);
+        let gaps: Vec<f64> = l
+            .consumers
+            .windows(2)
+            .map(|w| (w[0].1 .0 - w[1].1 .0).hypot(w[0].1 .1 - w[1].1 .1))
+            .collect();
+        let (min, max) = gaps
+            .iter()
+            .fold((f64::MAX, 0.0_f64), |(a, b), g| (a.min(*g), b.max(*g)));
+        // Equal along the arc; the straight gap is a little shorter where the arc bends most.
+        assert!(min > 0.85 * max, "gaps between neighbours: {gaps:?}");
+        // Left to right, in the order they joined.
+        assert!(l.consumers.windows(2).all(|w| w[0].1 .0 < w[1].1 .0));
+    }
 }

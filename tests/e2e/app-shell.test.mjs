@@ -1,7 +1,7 @@
 // The app shell as a user meets it: title, the empty group, and the language switch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers } from './harness.mjs';
+import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers, SHOTS } from './harness.mjs';
 
 useServerAndBrowser();
 
@@ -82,6 +82,12 @@ test('on a phone-sized screen nothing overflows sideways', async () => {
   const small = await page.locator('button:visible').evaluateAll((bs) =>
     bs.filter((b) => b.getBoundingClientRect().height < 36).map((b) => b.textContent));
   assert.deepEqual(small, [], 'buttons shorter than 36 px');
+  // The stage is drawn tall on a phone, so its words stay readable: the wide drawing scaled down
+  // to the screen made them about 5 px high.
+  const heights = await page.locator('.stage-consumer-state, .stage-broker-role').evaluateAll((ts) =>
+    ts.map((t) => t.getBoundingClientRect().height));
+  assert.ok(heights.length >= 4 && Math.min(...heights) >= 10, `stage text heights: ${heights}`);
+  await page.locator('.stage').screenshot({ path: `${SHOTS}/app-shell-phone-stage.png` });
   await screenshot(page, 'app-shell-phone-consumers');
   assert.deepEqual(errors, []);
   await context.close();

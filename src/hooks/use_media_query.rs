@@ -1,0 +1,33 @@
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::MediaQueryList;
+use yew::prelude::*;
+
+fn media(query: &str) -> Option<MediaQueryList> {
+    web_sys::window()?.match_media(query).ok().flatten()
+}
+
+/// Whether the page matches a CSS media query, kept up to date while the component lives (a phone
+/// turned sideways, a window made narrower). The listener is removed on unmount.
+#[hook]
+pub fn use_media_query(query: &'static str) -> bool {
+    let matches = use_state(|| media(query).is_some_and(|m| m.matches()));
+    let set = matches.setter();
+    use_effect_with(query, move |query| {
+        let list = media(query);
+        let listener = {
+            let list = list.clone();
+            Closure::<dyn FnMut()>::new(move || set.set(list.as_ref().is_some_and(|m| m.matches())))
+        };
+        if let Some(l) = &list {
+            let _ = l.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(l) = &list {
+                let _ = l.remove_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+            }
+            drop(listener);
+        }
+    });
+    *matches
+}
