@@ -5,7 +5,7 @@ use crate::components::{
     AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
     LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
 };
-use crate::hooks::{use_animation_frame, use_key_shortcuts};
+use crate::hooks::{use_animation_frame, use_key_shortcuts, use_media_query, ONE_COLUMN};
 use crate::i18n::Lang;
 use crate::prefs;
 use crate::state::{Change, PlaygroundContext, Speed};
@@ -40,6 +40,9 @@ pub fn App() -> Html {
         use_effect_with((), move |_| after_next_paint(move || settled.set(true)));
     }
     let playground = use_reducer(crate::sharing::initial_playground);
+    // In one column (the stylesheet's breakpoint) the group panel follows the stage, so that the
+    // state and the generation are in sight of the drawing, not below every other panel.
+    let single_column = use_media_query(ONE_COLUMN);
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
     use_effect_with(*presenting, |on| prefs::save_presentation(*on));
@@ -161,6 +164,9 @@ pub fn App() -> Html {
                     <main class="app-main">
                         <div class="app-col app-col-main">
                             <Stage />
+                            if single_column {
+                                <GroupPanel />
+                            }
                             if *settled {
                                 <SequenceDiagram />
                                 <ConsumerList />
@@ -169,7 +175,9 @@ pub fn App() -> Html {
                             }
                         </div>
                         <div class="app-col app-col-side">
-                            <GroupPanel />
+                            if !single_column {
+                                <GroupPanel />
+                            }
                             if *settled {
                                 <ReplicationPanel />
                                 <LessonPanel />

@@ -267,7 +267,8 @@ pub fn Inspector() -> Html {
         Some(Selection::Event(seq)) => event_html(s, &pg, *seq),
     };
     html! {
-        <section class="inspector panel" aria-labelledby="inspector-heading" data-testid="inspector">
+        <section class={classes!("inspector", "panel", pg.selection.is_some().then_some("is-open"))}
+            aria-labelledby="inspector-heading" data-testid="inspector">
             <div class="panel-heading-row">
                 <h2 id="inspector-heading" class="panel-heading">{ s.inspector.heading }</h2>
                 if pg.selection.is_some() {

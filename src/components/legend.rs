@@ -1,6 +1,7 @@
 use yew::prelude::*;
 
 use super::use_strings;
+use crate::hooks::{use_media_query, PHONE};
 use crate::i18n::Strings;
 use crate::style::{api_class, api_shape, APIS};
 
@@ -30,8 +31,10 @@ fn swatch(api: &str, extra: &'static str) -> Html {
 #[component]
 pub fn Legend() -> Html {
     let s = use_strings();
+    // On a phone the legend starts folded: open, it pushes the group's state a screen down.
+    let phone = use_media_query(PHONE);
     html! {
-        <details class="legend" open=true>
+        <details class="legend" open={!phone}>
             <summary class="legend-heading">{ s.stage.legend }</summary>
             <ul class="legend-list">
                 { for APIS.iter().map(|api| html! {

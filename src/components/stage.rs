@@ -6,15 +6,12 @@ use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings, Legend, MovingLayer};
 use crate::explain::client_state_name;
-use crate::hooks::use_media_query;
+use crate::hooks::{use_media_query, PHONE};
 use crate::i18n::{fill, Strings};
 use crate::num::short;
 use crate::state::{Change, Selection};
 use crate::style::consumer_class;
 use crate::world::View;
-
-/// The screens on which the stage is drawn tall (the same width as the stylesheet's phone layout).
-const NARROW_SCREEN: &str = "(max-width: 640px)";
 
 /// Half a broker box's width (the coordinator's box always, every box in the wide drawing).
 pub const BROKER_W: f64 = 78.0;
@@ -218,7 +215,7 @@ pub fn Stage() -> Html {
     let s = use_strings();
     let pg = use_playground();
     let view = pg.view.clone();
-    let tall = use_media_query(NARROW_SCREEN);
+    let tall = use_media_query(PHONE);
     let layout = Rc::new(Layout::of(&view, if tall { Shape::Tall } else { Shape::Wide }));
     let selected = pg.selection.clone();
 

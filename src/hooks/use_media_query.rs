@@ -3,6 +3,11 @@ use wasm_bindgen::JsCast;
 use web_sys::MediaQueryList;
 use yew::prelude::*;
 
+/// The stylesheet's phone layout (`static/styles.css` has the same breakpoint).
+pub const PHONE: &str = "(max-width: 640px)";
+/// The stylesheet's one-column layout.
+pub const ONE_COLUMN: &str = "(max-width: 1000px)";
+
 fn media(query: &str) -> Option<MediaQueryList> {
     web_sys::window()?.match_media(query).ok().flatten()
 }

@@ -70,6 +70,7 @@ test('on a phone-sized screen nothing overflows sideways', async () => {
   const { context, page, errors } = await openPage(browser, server.url, {
     locale: 'zh-CN',
     viewport: { width: 375, height: 740 },
+    hasTouch: true,
   });
   await page.getByRole('heading', { level: 1 }).waitFor();
   const overflow = async () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -89,6 +90,21 @@ test('on a phone-sized screen nothing overflows sideways', async () => {
   assert.ok(heights.length >= 4 && Math.min(...heights) >= 10, `stage text heights: ${heights}`);
   await page.locator('.stage').screenshot({ path: `${SHOTS}/app-shell-phone-stage.png` });
   await screenshot(page, 'app-shell-phone-consumers');
+  // The group's state follows the stage (the legend starts folded), before the consumer cards.
+  const stageBottom = await page.getByRole('region', { name: 'Broker 与消费者' }).evaluate((el) => el.getBoundingClientRect().bottom);
+  const stateTop = await page.getByTestId('group-state').evaluate((el) => el.getBoundingClientRect().top);
+  const firstCard = await page.getByRole('article').first().evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(stageBottom < stateTop && stateTop < firstCard, `stage ends ${stageBottom}, state at ${stateTop}, cards at ${firstCard}`);
+  assert.ok(stateTop - stageBottom < 300, `the state is ${stateTop - stageBottom}px below the stage`);
+  // A tap on a consumer opens the inspector over the bottom of the screen, not far down the page.
+  await page.getByRole('button', { name: /^消费者 C2/ }).tap();
+  const inspector = page.getByRole('region', { name: '详情' });
+  await inspector.getByRole('heading', { name: /消费者 C2/ }).waitFor();
+  const box = await inspector.boundingBox({ timeout: 2_000 });
+  assert.ok(box.y > 740 * 0.3 && box.y + box.height <= 741, `inspector at ${box.y}..${box.y + box.height} on a 740px screen`);
+  await page.screenshot({ path: `${SHOTS}/app-shell-phone-inspector.png` });
+  await inspector.getByRole('button', { name: '关闭详情' }).tap();
+  await inspector.getByRole('heading', { name: /消费者 C2/ }).waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -61,8 +61,8 @@ export async function launchBrowser() {
 }
 
 /** Opens a page that records every console error and uncaught exception into `errors`. */
-export async function openPage(browser, url, { locale = 'en-US', viewport } = {}) {
-  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 } });
+export async function openPage(browser, url, { locale = 'en-US', viewport, hasTouch = false } = {}) {
+  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 }, hasTouch });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (msg) => {
