@@ -3,11 +3,13 @@
 //   node tests/e2e/bench.mjs            (after `trunk build --release --offline`)
 //
 // 1. the release bundle (wasm + js + css), gzip -9;
+// 1b. the engine alone, with no UI (a tiny crate this script writes under target/bench-engine-only);
 // 2. navigation → first rendered group view, median of 10 loads, next to an empty Yew app built the
 //    same way (a tiny crate this script writes under target/bench-empty-app and builds with Trunk);
 // 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
 //
-// Environment: CARGO_TARGET_DIR is honoured for both builds; LOADS, FRAMES_MS change the run.
+// Environment: CARGO_TARGET_DIR is honoured for the builds; LOADS, FRAMES_MS change the run;
+// SKIP_ENGINE_ONLY=1 skips building the engine alone.
 import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -88,6 +90,76 @@ fn main() {
     env: { ...process.env, CARGO_NET_OFFLINE: 'true' },
   });
   return join(EMPTY, 'dist');
+}
+
+// ---------------------------------------------------------------------------- the engine alone
+// The engine as the playground uses it (parse a scenario, run it, clone it, write it back, the log's
+// lines), with no UI, built with the same profile and wasm-opt flags: the part of the bundle that
+// no choice of UI can remove.
+const ENGINE_ONLY = join(ROOT, 'target', 'bench-engine-only');
+
+async function engineOnlySize() {
+  await mkdir(join(ENGINE_ONLY, 'src'), { recursive: true });
+  const lock = await readFile(join(ROOT, 'Cargo.lock'), 'utf8');
+  const wb = (lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/) ?? [])[1];
+  await writeFile(join(ENGINE_ONLY, 'Cargo.toml'), `[package]
+name = "engine-only"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[lib]
+crate-type = ["cdylib"]
+
+[dependencies]
+rebalance-engine = { path = "${join(ROOT, 'crates', 'engine')}" }
+wasm-bindgen = "=${wb}"
+
+[profile.release]
+opt-level = "z"
+lto = true
+codegen-units = 1
+panic = "abort"
+`);
+  await writeFile(join(ENGINE_ONLY, 'Cargo.lock'), lock);
+  await writeFile(join(ENGINE_ONLY, 'src', 'lib.rs'), `use rebalance_engine::{Scenario, SimTime, Simulation};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub fn run(json: &str, until: u64) -> String {
+    let scenario = match Scenario::from_json(json) {
+        Ok(s) => s,
+        Err(e) => return e.to_string(),
+    };
+    let mut sim = match Simulation::new(&scenario) {
+        Ok(s) => s,
+        Err(e) => return e.to_string(),
+    };
+    sim.run_until(SimTime(until));
+    let copy = sim.clone();
+    let mut out = rebalance_engine::share::scenario_to_json(&scenario);
+    out.push_str(&(copy.consumers().len() + sim.brokers().len() + sim.group().members.len()).to_string());
+    for e in sim.log() {
+        out.push_str(&e.line());
+    }
+    out
+}
+`);
+  const target = process.env.CARGO_TARGET_DIR ? join(process.env.CARGO_TARGET_DIR, 'bench-engine-only') : join(ENGINE_ONLY, 'target');
+  execFileSync('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--quiet'], {
+    cwd: ENGINE_ONLY,
+    stdio: 'inherit',
+    env: { ...process.env, CARGO_TARGET_DIR: target, CARGO_NET_OFFLINE: 'true' },
+  });
+  const out = join(ENGINE_ONLY, 'out');
+  execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', out, join(target, 'wasm32-unknown-unknown', 'release', 'engine_only.wasm')]);
+  // The flags index.html gives Trunk's wasm-opt.
+  const html = await readFile(join(ROOT, 'index.html'), 'utf8');
+  const params = (html.match(/data-wasm-opt-params="([^"]*)"/) ?? [])[1] ?? '';
+  execFileSync('wasm-opt', ['-Oz', ...params.split(/\s+/).filter(Boolean), join(out, 'engine_only_bg.wasm'), '-o', join(out, 'engine.wasm')]);
+  return gzipSync(await readFile(join(out, 'engine.wasm')), { level: 9 }).length;
 }
 
 function serveDir(dir) {
@@ -193,6 +265,10 @@ try {
   const emptyDist = await buildEmptyApp();
   const empty = await bundleSize(emptyDist);
   console.log(`empty Yew app bundle (gzip -9): ${empty.total} B`);
+  if (!process.env.SKIP_ENGINE_ONLY) {
+    const engine = await engineOnlySize();
+    console.log(`the engine alone, no UI (gzip -9): ${engine} B; with the empty Yew app: ${engine + empty.total} B`);
+  }
 
   const a = await serveDist();
   const b = await serveDir(emptyDist);
