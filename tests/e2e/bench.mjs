@@ -38,6 +38,14 @@ async function bundleSize(dir) {
   return { total, parts };
 }
 
+/** The playground's `[profile.release]` section, so that the comparison crates build the same way. */
+async function releaseProfile() {
+  const manifest = await readFile(join(ROOT, 'Cargo.toml'), 'utf8');
+  const section = manifest.match(/^\[profile\.release\]\n(?:.+\n?)*/m); // up to its first blank line
+  if (!section) throw new Error('Cargo.toml has no [profile.release] section');
+  return section[0];
+}
+
 // ---------------------------------------------------------------------------- the empty app
 const EMPTY = join(ROOT, 'target', 'bench-empty-app');
 
@@ -59,12 +67,7 @@ publish = false
 yew = { version = "=${yew}", features = ["csr"] }
 wasm-bindgen = "=${wb}"
 
-[profile.release]
-opt-level = "z"
-lto = true
-codegen-units = 1
-panic = "abort"
-`);
+${await releaseProfile()}`);
   // The same lock file, so that the same versions are used (cargo trims what is not needed).
   await writeFile(join(EMPTY, 'Cargo.lock'), lock);
   await writeFile(join(EMPTY, 'src', 'main.rs'), `use yew::prelude::*;
@@ -117,12 +120,7 @@ crate-type = ["cdylib"]
 rebalance-engine = { path = "${join(ROOT, 'crates', 'engine')}" }
 wasm-bindgen = "=${wb}"
 
-[profile.release]
-opt-level = "z"
-lto = true
-codegen-units = 1
-panic = "abort"
-`);
+${await releaseProfile()}`);
   await writeFile(join(ENGINE_ONLY, 'Cargo.lock'), lock);
   await writeFile(join(ENGINE_ONLY, 'src', 'lib.rs'), `use rebalance_engine::{Scenario, SimTime, Simulation};
 use wasm_bindgen::prelude::*;
