@@ -62,15 +62,10 @@ pub fn HelpOverlay(props: &HelpOverlayProps) -> Html {
                     }
                 }
             });
-            if let Some(d) = &document {
-                let _ = d.add_event_listener_with_callback("focusin", guard.as_ref().unchecked_ref());
-            }
+            let unguard = crate::hooks::listen(document.map(Into::into), &["focusin"], guard);
             move || {
                 // The guard goes first, so that giving focus back is not undone.
-                if let Some(d) = &document {
-                    let _ = d.remove_event_listener_with_callback("focusin", guard.as_ref().unchecked_ref());
-                }
-                drop(guard);
+                unguard();
                 if let Some(p) = previous {
                     let _ = p.focus();
                 }

@@ -66,23 +66,6 @@ fn show_opened(
     ))));
 }
 
-/// Listens to the window's `events` until the returned effect destructor runs.
-fn on_window(events: &'static [&'static str], handler: Closure<dyn FnMut(web_sys::Event)>) -> impl FnOnce() {
-    let window = web_sys::window();
-    if let Some(w) = &window {
-        for event in events {
-            let _ = w.add_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
-        }
-    }
-    move || {
-        if let Some(w) = &window {
-            for event in events {
-                let _ = w.remove_event_listener_with_callback(event, handler.as_ref().unchecked_ref());
-            }
-        }
-    }
-}
-
 /// The page's address with `link` as its fragment.
 fn with_page_base(link: &str) -> String {
     web_sys::window()
@@ -155,7 +138,7 @@ pub fn ShareBar() -> Html {
                     Err(why) => notice.set(Some(Notice::Error { what: "link", why })),
                 }
             });
-            on_window(&["hashchange"], on_hash)
+            crate::hooks::listen(web_sys::window().map(Into::into), &["hashchange"], on_hash)
         });
     }
     // As the page goes (a reload, a closed tab), the session is saved at once, whether or not a
@@ -173,7 +156,11 @@ pub fn ShareBar() -> Html {
                     sharing::autosave(&sharing::session_link(&world));
                 }
             });
-            on_window(&["beforeunload", "pagehide"], on_leave)
+            crate::hooks::listen(
+                web_sys::window().map(Into::into),
+                &["beforeunload", "pagehide"],
+                on_leave,
+            )
         });
     }
 

@@ -31,14 +31,6 @@ pub fn use_key_shortcuts(on_key: Callback<KeyboardEvent>) {
             let cb = latest.borrow().clone();
             cb.emit(e);
         });
-        if let Some(d) = &document {
-            let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            drop(listener);
-        }
+        super::listen(document.map(Into::into), &["keydown"], listener)
     });
 }

@@ -1,5 +1,4 @@
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use web_sys::MediaQueryList;
 use yew::prelude::*;
 
@@ -24,15 +23,7 @@ pub fn use_media_query(query: &'static str) -> bool {
             let list = list.clone();
             Closure::<dyn FnMut()>::new(move || set.set(list.as_ref().is_some_and(|m| m.matches())))
         };
-        if let Some(l) = &list {
-            let _ = l.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(l) = &list {
-                let _ = l.remove_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
-            }
-            drop(listener);
-        }
+        super::listen(list.map(Into::into), &["change"], listener)
     });
     *matches
 }
