@@ -88,6 +88,10 @@ test('on a phone-sized screen nothing overflows sideways', async () => {
   const heights = await page.locator('.stage-consumer-state, .stage-broker-role').evaluateAll((ts) =>
     ts.map((t) => t.getBoundingClientRect().height));
   assert.ok(heights.length >= 4 && Math.min(...heights) >= 10, `stage text heights: ${heights}`);
+  // The state diagram is scaled down too; its state names get larger type (their line boxes were
+  // 12 px high, 10 px letters).
+  const names = await page.locator('.state-node-name').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+  assert.ok(names.length === 5 && Math.min(...names) >= 13.5, `state name heights: ${names}`);
   await page.locator('.stage').screenshot({ path: `${SHOTS}/app-shell-phone-stage.png` });
   await screenshot(page, 'app-shell-phone-consumers');
   // The group's state follows the stage (the legend starts folded), before the consumer cards.
