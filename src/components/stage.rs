@@ -133,14 +133,15 @@ impl Layout {
             Shape::Wide => ((345.0, 365.0), (280.0, 285.0), 160.0, 140.0, 520.0),
             Shape::Tall => ((155.0, 500.0), (110.0, 410.0), 165.0, 150.0, 650.0),
         };
+        let arcs = [outer, inner].map(|radii| (radii, Arc::new(radii, from, span)));
         let consumers = view
             .consumers
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 let t = (i as f64 + 0.5) / n.max(1) as f64;
-                let (rx, ry) = if n > 14 && i % 2 == 1 { inner } else { outer };
-                let a = along_arc(t, (rx, ry), from, span);
+                let ((rx, ry), arc) = &arcs[usize::from(n > 14 && i % 2 == 1)];
+                let a = arc.angle_at(t);
                 (c.name.clone(), (cx + rx * a.cos(), oy + ry * a.sin()))
             })
             .collect();
@@ -172,28 +173,53 @@ impl Layout {
     }
 }
 
-/// The angle (radians) of the point a fraction `t` of the way along an elliptic arc that starts at
-/// `from` degrees and turns `span` degrees clockwise. Equal steps of `t` are equal distances on the
+/// An elliptic arc, measured along its length: equal steps of `t` are equal distances on the
 /// drawing, so consumers on a flat ellipse are not crowded where it is flattest.
-fn along_arc(t: f64, (rx, ry): (f64, f64), from: f64, span: f64) -> f64 {
+struct Arc {
+    /// The angle (degrees) it starts at, and how far it turns clockwise.
+    from: f64,
+    span: f64,
+    /// The length along the arc to each of its `STEPS + 1` points: 0 first, the whole arc last.
+    lengths: Vec<f64>,
+}
+
+impl Arc {
     const STEPS: usize = 120;
-    let angle = |k: usize| (from - span * k as f64 / STEPS as f64).to_radians();
-    let point = |a: f64| (rx * a.cos(), ry * a.sin());
-    let lengths: Vec<f64> = (0..STEPS)
-        .map(|k| {
-            let (p, q) = (point(angle(k)), point(angle(k + 1)));
-            (q.0 - p.0).hypot(q.1 - p.1)
-        })
-        .collect();
-    let mut goal = t.clamp(0.0, 1.0) * lengths.iter().sum::<f64>();
-    for (k, len) in lengths.iter().enumerate() {
-        if goal <= *len {
-            let f = if *len > 0.0 { goal / len } else { 0.0 };
-            return angle(k) + (angle(k + 1) - angle(k)) * f;
+
+    fn new((rx, ry): (f64, f64), from: f64, span: f64) -> Self {
+        let mut arc = Arc {
+            from,
+            span,
+            lengths: Vec::with_capacity(Self::STEPS + 1),
+        };
+        let points: Vec<(f64, f64)> = (0..=Self::STEPS)
+            .map(|k| {
+                let a = arc.angle(k as f64);
+                (rx * a.cos(), ry * a.sin())
+            })
+            .collect();
+        let mut total = 0.0;
+        arc.lengths.push(total);
+        for w in points.windows(2) {
+            total += (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1);
+            arc.lengths.push(total);
         }
-        goal -= len;
+        arc
     }
-    angle(STEPS)
+
+    /// The angle (radians) at step `k` (a fraction of a step between two points).
+    fn angle(&self, k: f64) -> f64 {
+        (self.from - self.span * k / Self::STEPS as f64).to_radians()
+    }
+
+    /// The angle (radians) of the point a fraction `t` of the way along the arc.
+    fn angle_at(&self, t: f64) -> f64 {
+        let goal = t.clamp(0.0, 1.0) * self.lengths[Self::STEPS];
+        let k = self.lengths.partition_point(|&l| l < goal).clamp(1, Self::STEPS);
+        let (a, b) = (self.lengths[k - 1], self.lengths[k]);
+        let f = if b > a { (goal - a) / (b - a) } else { 0.0 };
+        self.angle(k as f64 - 1.0 + f)
+    }
 }
 
 /// A consumer's state in words (lifecycle first, then the client state: the member state, or
