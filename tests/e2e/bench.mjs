@@ -46,16 +46,20 @@ async function releaseProfile() {
   return section[0];
 }
 
-// ---------------------------------------------------------------------------- the empty app
-const EMPTY = join(ROOT, 'target', 'bench-empty-app');
+/** The version of `name` in the playground's Cargo.lock. */
+function lockedVersion(lock, name) {
+  return (lock.match(new RegExp(`name = "${name}"\\nversion = "([^"]+)"`)) ?? [])[1];
+}
 
-async function buildEmptyApp() {
-  await mkdir(join(EMPTY, 'src'), { recursive: true });
-  const lock = await readFile(join(ROOT, 'Cargo.lock'), 'utf8');
-  const yew = (lock.match(/name = "yew"\nversion = "([^"]+)"/) ?? [])[1] ?? '0.23';
-  const wb = (lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/) ?? [])[1];
-  await writeFile(join(EMPTY, 'Cargo.toml'), `[package]
-name = "empty-app"
+/**
+ * Writes a comparison crate under `dir`: its manifest (its own workspace, the playground's release
+ * profile), the playground's Cargo.lock (so that the same versions are used; cargo trims what is not
+ * needed) and its one source file.
+ */
+async function writeCrate(dir, { name, sections, file, source }) {
+  await mkdir(join(dir, 'src'), { recursive: true });
+  await writeFile(join(dir, 'Cargo.toml'), `[package]
+name = "${name}"
 version = "0.0.0"
 edition = "2021"
 publish = false
@@ -63,14 +67,25 @@ publish = false
 # Its own workspace: it lives under the playground's target/ but is not part of it.
 [workspace]
 
-[dependencies]
-yew = { version = "=${yew}", features = ["csr"] }
-wasm-bindgen = "=${wb}"
-
+${sections}
 ${await releaseProfile()}`);
-  // The same lock file, so that the same versions are used (cargo trims what is not needed).
-  await writeFile(join(EMPTY, 'Cargo.lock'), lock);
-  await writeFile(join(EMPTY, 'src', 'main.rs'), `use yew::prelude::*;
+  await writeFile(join(dir, 'Cargo.lock'), await readFile(join(ROOT, 'Cargo.lock'), 'utf8'));
+  await writeFile(join(dir, 'src', file), source);
+}
+
+// ---------------------------------------------------------------------------- the empty app
+const EMPTY = join(ROOT, 'target', 'bench-empty-app');
+
+async function buildEmptyApp() {
+  const lock = await readFile(join(ROOT, 'Cargo.lock'), 'utf8');
+  await writeCrate(EMPTY, {
+    name: 'empty-app',
+    sections: `[dependencies]
+yew = { version = "=${lockedVersion(lock, 'yew') ?? '0.23'}", features = ["csr"] }
+wasm-bindgen = "=${lockedVersion(lock, 'wasm-bindgen')}"
+`,
+    file: 'main.rs',
+    source: `use yew::prelude::*;
 
 #[component]
 fn App() -> Html {
@@ -80,7 +95,8 @@ fn App() -> Html {
 fn main() {
     yew::Renderer::<App>::new().render();
 }
-`);
+`,
+  });
   const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
     .replace(/<link data-trunk rel="css"[^>]*>\n?/, '')
     .replace(/<link data-trunk rel="copy-(file|dir)"[^>]*>\n?/g, '')
@@ -102,27 +118,18 @@ fn main() {
 const ENGINE_ONLY = join(ROOT, 'target', 'bench-engine-only');
 
 async function engineOnlySize() {
-  await mkdir(join(ENGINE_ONLY, 'src'), { recursive: true });
   const lock = await readFile(join(ROOT, 'Cargo.lock'), 'utf8');
-  const wb = (lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/) ?? [])[1];
-  await writeFile(join(ENGINE_ONLY, 'Cargo.toml'), `[package]
-name = "engine-only"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[lib]
+  await writeCrate(ENGINE_ONLY, {
+    name: 'engine-only',
+    sections: `[lib]
 crate-type = ["cdylib"]
 
 [dependencies]
 rebalance-engine = { path = "${join(ROOT, 'crates', 'engine')}" }
-wasm-bindgen = "=${wb}"
-
-${await releaseProfile()}`);
-  await writeFile(join(ENGINE_ONLY, 'Cargo.lock'), lock);
-  await writeFile(join(ENGINE_ONLY, 'src', 'lib.rs'), `use rebalance_engine::{Scenario, SimTime, Simulation};
+wasm-bindgen = "=${lockedVersion(lock, 'wasm-bindgen')}"
+`,
+    file: 'lib.rs',
+    source: `use rebalance_engine::{Scenario, SimTime, Simulation};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -144,7 +151,8 @@ pub fn run(json: &str, until: u64) -> String {
     }
     out
 }
-`);
+`,
+  });
   const target = process.env.CARGO_TARGET_DIR ? join(process.env.CARGO_TARGET_DIR, 'bench-engine-only') : join(ENGINE_ONLY, 'target');
   execFileSync('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--quiet'], {
     cwd: ENGINE_ONLY,
