@@ -133,16 +133,15 @@ impl Layout {
             Shape::Wide => ((345.0, 365.0), (280.0, 285.0), 160.0, 140.0, 520.0),
             Shape::Tall => ((155.0, 500.0), (110.0, 410.0), 165.0, 150.0, 650.0),
         };
-        let arcs = [outer, inner].map(|radii| (radii, Arc::new(radii, from, span)));
+        let arcs = [outer, inner].map(|radii| Arc::new(radii, from, span));
         let consumers = view
             .consumers
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 let t = (i as f64 + 0.5) / n.max(1) as f64;
-                let ((rx, ry), arc) = &arcs[usize::from(n > 14 && i % 2 == 1)];
-                let a = arc.angle_at(t);
-                (c.name.clone(), (cx + rx * a.cos(), oy + ry * a.sin()))
+                let (x, y) = arcs[usize::from(n > 14 && i % 2 == 1)].point_at(t);
+                (c.name.clone(), (cx + x, oy + y))
             })
             .collect();
         Self {
@@ -176,6 +175,8 @@ impl Layout {
 /// An elliptic arc, measured along its length: equal steps of `t` are equal distances on the
 /// drawing, so consumers on a flat ellipse are not crowded where it is flattest.
 struct Arc {
+    /// The ellipse's radii.
+    radii: (f64, f64),
     /// The angle (degrees) it starts at, and how far it turns clockwise.
     from: f64,
     span: f64,
@@ -186,18 +187,14 @@ struct Arc {
 impl Arc {
     const STEPS: usize = 120;
 
-    fn new((rx, ry): (f64, f64), from: f64, span: f64) -> Self {
+    fn new(radii: (f64, f64), from: f64, span: f64) -> Self {
         let mut arc = Arc {
+            radii,
             from,
             span,
             lengths: Vec::with_capacity(Self::STEPS + 1),
         };
-        let points: Vec<(f64, f64)> = (0..=Self::STEPS)
-            .map(|k| {
-                let a = arc.angle(k as f64);
-                (rx * a.cos(), ry * a.sin())
-            })
-            .collect();
+        let points: Vec<(f64, f64)> = (0..=Self::STEPS).map(|k| arc.point(k as f64)).collect();
         let mut total = 0.0;
         arc.lengths.push(total);
         for w in points.windows(2) {
@@ -207,18 +204,19 @@ impl Arc {
         arc
     }
 
-    /// The angle (radians) at step `k` (a fraction of a step between two points).
-    fn angle(&self, k: f64) -> f64 {
-        (self.from - self.span * k / Self::STEPS as f64).to_radians()
+    /// The point (from the ellipse's centre) at step `k` (a fraction of a step between two points).
+    fn point(&self, k: f64) -> (f64, f64) {
+        let a = (self.from - self.span * k / Self::STEPS as f64).to_radians();
+        (self.radii.0 * a.cos(), self.radii.1 * a.sin())
     }
 
-    /// The angle (radians) of the point a fraction `t` of the way along the arc.
-    fn angle_at(&self, t: f64) -> f64 {
+    /// The point (from the ellipse's centre) a fraction `t` of the way along the arc.
+    fn point_at(&self, t: f64) -> (f64, f64) {
         let goal = t.clamp(0.0, 1.0) * self.lengths[Self::STEPS];
         let k = self.lengths.partition_point(|&l| l < goal).clamp(1, Self::STEPS);
         let (a, b) = (self.lengths[k - 1], self.lengths[k]);
         let f = if b > a { (goal - a) / (b - a) } else { 0.0 };
-        self.angle(k as f64 - 1.0 + f)
+        self.point(k as f64 - 1.0 + f)
     }
 }
 
