@@ -305,7 +305,9 @@ pub struct Simulation {
     next_connection: u64,
     topics: Topics,
     network: Network,
-    scheduled: BTreeMap<(SimTime, u64), Scheduled>,
+    /// What is due later, by time, then class (every action before any reload of the same
+    /// instant, however either was scheduled), then the order in which it was scheduled.
+    scheduled: BTreeMap<(SimTime, u8, u64), Scheduled>,
     next_scheduled: u64,
     log: Vec<SimEvent>,
     next_seq: u64,
@@ -454,6 +456,16 @@ impl Simulation {
         self.now
     }
 
+    /// The first instant at which an action applied now can still run first: `now` while nothing
+    /// has run at `now`, else the next millisecond (an instant that has run is not run again).
+    pub fn next_open_instant(&self) -> SimTime {
+        if self.settled {
+            self.now + SimDuration::from_millis(1)
+        } else {
+            self.now
+        }
+    }
+
     /// The scenario's end time.
     pub fn end(&self) -> Option<SimTime> {
         self.end
@@ -471,7 +483,7 @@ impl Simulation {
             let x = x.max(floor);
             t = Some(t.map_or(x, |y| y.min(x)));
         };
-        if let Some(((at, _), _)) = self.scheduled.first_key_value() {
+        if let Some(((at, _, _), _)) = self.scheduled.first_key_value() {
             consider(*at);
         }
         if let Some(d) = self.network.next_delivery() {
@@ -586,9 +598,12 @@ impl Simulation {
         }
     }
 
-    fn schedule(&mut self, at: SimTime, action: Action) {
+    /// Schedules `action` at `at`. Within an instant the scheduled actions run first, in the order
+    /// they were scheduled, then the coordinator reloads, then message arrivals and timers: the one
+    /// placement of an action inside its instant, for a scenario's actions and a user's alike.
+    pub(crate) fn schedule(&mut self, at: SimTime, action: Action) {
         self.scheduled
-            .insert((at, self.next_scheduled), Scheduled::Action(action));
+            .insert((at, 0, self.next_scheduled), Scheduled::Action(action));
         self.next_scheduled += 1;
     }
 
@@ -952,7 +967,7 @@ impl Simulation {
                 self.tell_leader(partition, None);
                 self.pump_broker(ci);
                 self.scheduled.insert(
-                    (now + SimDuration::from_millis(duration_ms), self.next_scheduled),
+                    (now + SimDuration::from_millis(duration_ms), 1, self.next_scheduled),
                     Scheduled::Reload { node, partition },
                 );
                 self.next_scheduled += 1;
