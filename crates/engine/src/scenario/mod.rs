@@ -4,6 +4,7 @@
 //! `consumers[1].heartbeat_interval_ms`) and its line and column. Nothing here panics on bad input.
 
 mod locate;
+mod record;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

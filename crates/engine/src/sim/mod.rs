@@ -710,7 +710,7 @@ impl Simulation {
         self.broker_index(node).unwrap_or(0)
     }
 
-    fn check(&self, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check(&self, action: &Action) -> Result<(), ActionError> {
         let known = |name: &str| {
             self.consumer_index(name)
                 .map(|_| ())
@@ -967,7 +967,11 @@ impl Simulation {
                 self.tell_leader(partition, None);
                 self.pump_broker(ci);
                 self.scheduled.insert(
-                    (now + SimDuration::from_millis(duration_ms), 1, self.next_scheduled),
+                    (
+                        now + SimDuration::from_millis(duration_ms),
+                        1,
+                        self.next_scheduled,
+                    ),
                     Scheduled::Reload { node, partition },
                 );
                 self.next_scheduled += 1;
@@ -1528,6 +1532,14 @@ impl Simulation {
             .iter()
             .map(|c| c.consumer.name().to_owned())
             .collect()
+    }
+
+    /// The name of the consumer whose current member id is `member_id`.
+    pub fn consumer_named_by_member(&self, member_id: &str) -> Option<String> {
+        self.consumers
+            .iter()
+            .find(|c| c.consumer.member_id() == member_id)
+            .map(|c| c.consumer.name().to_owned())
     }
 
     /// A consumer's state machine (read-only).

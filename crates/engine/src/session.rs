@@ -1,0 +1,511 @@
+//! A recorded session: a base [`Scenario`], the actions a user applied on top of it, and the
+//! simulation at the shown time, with snapshots for time travel.
+//!
+//! A session is the one way the engine is driven interactively. The playground's timeline, share
+//! links, lessons and the tests all go through it, and it schedules every action through the
+//! simulation's own scheduler ([`Simulation`]'s order within an instant: scheduled actions first,
+//! in the order they were scheduled, then reloads, arrivals and timers). An action applied live
+//! therefore lands in exactly the place a replay of [`Session::to_scenario`] gives it, and a seek
+//! rebuilds the same story the narration tells.
+//!
+//! # Where an action goes
+//!
+//! An action applied now runs at the start of an instant that has not run yet
+//! ([`Simulation::next_open_instant`]): the shown time if nothing has happened at it, else the next
+//! millisecond. Replaying puts it in the same place: the simulation runs up to just before the
+//! action's time, the action is scheduled, and the instant runs with the action first.
+//!
+//! # Time travel
+//!
+//! The session keeps a snapshot of the simulation every [`SNAPSHOT_EVERY_MS`] of virtual time
+//! (the simulation is deterministic and `Clone`; a snapshot leaves the log out). [`Session::seek`]
+//! restores the nearest snapshot at or before the target and runs forward, applying the recorded
+//! actions on the way. Looking keeps the recorded future: playing on or seeking forward returns to
+//! it. Applying an action in the past forks: the user's recorded actions after the shown time are
+//! dropped (the base scenario's own actions stay, they are part of the story), and the new future
+//! is recorded as the old one was. [`Session::fork`] makes such a copy without applying anything.
+//!
+//! The log of the whole recorded session is kept once, in the session; [`Session::log`] is the
+//! part up to the shown time. Events the simulation emits again while it runs over recorded time
+//! are the recorded ones, and are dropped.
+
+use crate::coordinator::{partition_for, PartitionStatus};
+use crate::protocol::{GroupState, NodeId};
+use crate::scenario::{ActionSpec, Scenario, ScenarioError};
+use crate::sim::{Action, ActionError, ConsumerView, SimEvent, SimEventKind, Simulation};
+use crate::time::{SimDuration, SimTime};
+use crate::EventKind;
+
+/// Virtual time between two snapshots at first. A 30-minute session of 20 consumers keeps 61 of
+/// them; restoring one and running forward at most this long takes a few milliseconds.
+pub const SNAPSHOT_EVERY_MS: u64 = 30_000;
+
+/// The most snapshots a session keeps: past this, every other one is dropped and the interval
+/// doubles (a 4-hour session keeps one every 2 minutes).
+pub const MAX_SNAPSHOTS: usize = 128;
+
+/// The simulation at one moment of the recorded session, without its log.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    sim: Simulation,
+    /// How many of the user's actions were scheduled.
+    applied: usize,
+}
+
+impl Snapshot {
+    fn at(&self) -> SimTime {
+        self.sim.now()
+    }
+}
+
+/// The last state change and generation change the log shows, followed as it grows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Marks {
+    /// How far the log was read.
+    read: usize,
+    last_transition: Option<(GroupState, GroupState, u64)>,
+    generation_seq: u64,
+}
+
+impl Marks {
+    /// The marks of `log`, read backwards from its end.
+    fn of(log: &[SimEvent]) -> Self {
+        let mut m = Self {
+            read: log.len(),
+            ..Self::default()
+        };
+        for ev in log.iter().rev() {
+            if let SimEventKind::Coordinator { event, .. } = &ev.kind {
+                match event {
+                    EventKind::StateChanged { from, to, .. } if m.last_transition.is_none() => {
+                        m.last_transition = Some((*from, *to, ev.seq));
+                    }
+                    EventKind::GenerationChanged { .. } if m.generation_seq == 0 => m.generation_seq = ev.seq,
+                    _ => {}
+                }
+            }
+            if m.last_transition.is_some() && m.generation_seq != 0 {
+                break;
+            }
+        }
+        m
+    }
+
+    /// Reads what `log` holds past what was read.
+    fn follow(&mut self, log: &[SimEvent]) {
+        if self.read > log.len() {
+            *self = Self::of(log);
+            return;
+        }
+        for ev in &log[self.read..] {
+            if let SimEventKind::Coordinator { event, .. } = &ev.kind {
+                match event {
+                    EventKind::StateChanged { from, to, .. } => {
+                        self.last_transition = Some((*from, *to, ev.seq));
+                    }
+                    EventKind::GenerationChanged { .. } => self.generation_seq = ev.seq,
+                    _ => {}
+                }
+            }
+        }
+        self.read = log.len();
+    }
+}
+
+/// A recorded, replayable run of the engine. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Session {
+    base: Scenario,
+    /// The user's actions with the time each ran at, in the order applied; the first `applied`
+    /// are scheduled in `sim` (at or before the shown time).
+    history: Vec<(SimTime, Action)>,
+    applied: usize,
+    /// The simulation at the shown time. Its own log is always empty: what it emits moves to `log`.
+    sim: Simulation,
+    /// The log of the whole recorded session (past the shown time after a seek back).
+    log: Vec<SimEvent>,
+    snapshots: Vec<Snapshot>,
+    snapshot_every: u64,
+    /// The furthest time the recorded session reached.
+    horizon: SimTime,
+    marks: Marks,
+}
+
+impl Session {
+    /// A session at time 0 of `base` (validated first): its topics exist, its consumers and
+    /// actions are scheduled.
+    pub fn new(base: Scenario) -> Result<Self, ScenarioError> {
+        let sim = Simulation::new(&base)?;
+        let mut session = Self {
+            base,
+            history: Vec::new(),
+            applied: 0,
+            sim,
+            log: Vec::new(),
+            snapshots: Vec::new(),
+            snapshot_every: SNAPSHOT_EVERY_MS,
+            horizon: SimTime::ZERO,
+            marks: Marks::default(),
+        };
+        session.collect();
+        Ok(session)
+    }
+
+    /// The scenario the session started from.
+    pub fn base(&self) -> &Scenario {
+        &self.base
+    }
+
+    /// The simulation at the shown time, read-only (its log is in [`Session::log`]).
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The shown time.
+    pub fn now(&self) -> SimTime {
+        self.sim.now()
+    }
+
+    /// The furthest time the recorded session reached (the timeline's end).
+    pub fn horizon(&self) -> SimTime {
+        self.horizon
+    }
+
+    /// How many snapshots the session keeps, and the virtual time between them.
+    pub fn snapshots(&self) -> (usize, u64) {
+        // The first one is taken when the session first moves; until then it is the session itself.
+        (self.snapshots.len().max(1), self.snapshot_every)
+    }
+
+    /// The user's actions up to the shown time, with the time each ran at.
+    pub fn history(&self) -> &[(SimTime, Action)] {
+        &self.history[..self.applied]
+    }
+
+    /// The log up to the shown time.
+    pub fn log(&self) -> &[SimEvent] {
+        &self.log[..self.shown_len()]
+    }
+
+    /// The recorded log after the shown time (empty unless the session was sought back).
+    pub fn log_ahead(&self) -> &[SimEvent] {
+        &self.log[self.shown_len()..]
+    }
+
+    /// The shown log's entry with this sequence number.
+    pub fn event(&self, seq: u64) -> Option<&SimEvent> {
+        let log = self.log();
+        let i = log.partition_point(|e| e.seq < seq);
+        log.get(i).filter(|e| e.seq == seq)
+    }
+
+    fn shown_len(&self) -> usize {
+        // Sequence numbers count from 1 without gaps (the session keeps every event).
+        let emitted = self.sim.events_emitted();
+        match usize::try_from(emitted) {
+            Ok(n) if self.log.get(n.wrapping_sub(1)).is_some_and(|e| e.seq == emitted) => n,
+            _ => self.log.partition_point(|e| e.seq <= emitted),
+        }
+    }
+
+    // ==================================================================================== driving
+
+    /// Runs the recorded session forward to `until`: the simulation runs, the recorded actions
+    /// are scheduled when the clock gets to them, snapshots are kept on the way.
+    pub fn run_to(&mut self, until: SimTime) {
+        self.first_snapshot();
+        loop {
+            let action = self
+                .history
+                .get(self.applied)
+                .map(|(at, _)| *at)
+                .filter(|at| *at <= until);
+            let snapshot = self
+                .snapshots
+                .last()
+                .map(|s| s.at() + SimDuration::from_millis(self.snapshot_every))
+                .filter(|at| *at <= until);
+            match (action, snapshot) {
+                (Some(at), s) if s.is_none_or(|s| at <= s) => {
+                    // Up to just before the action's instant, so that the action runs first in it.
+                    if at > SimTime::ZERO {
+                        self.sim.run_until(SimTime(at.as_millis() - 1));
+                    }
+                    let action = self.history[self.applied].1.clone();
+                    self.applied += 1;
+                    self.sim.schedule(at, action);
+                }
+                (_, Some(s)) => {
+                    self.sim.run_until(s);
+                    self.take_snapshot();
+                }
+                (None, None) => break,
+                // `(Some, None)` is the first arm.
+                (Some(_), None) => unreachable!(),
+            }
+        }
+        self.sim.run_until(until);
+        self.collect();
+        self.horizon = self.horizon.max(self.sim.now());
+    }
+
+    /// Runs the next instant at which something happens (a recorded action included). Returns
+    /// whether there was one.
+    pub fn step(&mut self) -> bool {
+        match self.next_time() {
+            Some(t) => {
+                self.run_to(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// When the next thing happens: a simulation event or a recorded action.
+    pub fn next_time(&self) -> Option<SimTime> {
+        let action = self.history.get(self.applied).map(|(at, _)| *at);
+        [self.sim.next_event_time(), action].into_iter().flatten().min()
+    }
+
+    /// Runs to the end of the instant of event `seq` (a lesson's step), or as far as anything
+    /// happens before the base scenario's end.
+    pub fn run_to_event(&mut self, seq: u64) {
+        let end = SimTime(self.base.end_ms);
+        while self.sim.events_emitted() < seq {
+            match self.next_time() {
+                Some(t) if t <= end => self.run_to(t),
+                _ => {
+                    self.run_to_end();
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Runs to the base scenario's `end_ms` and logs the end, as `rebalance-sim run` does.
+    pub fn run_to_end(&mut self) {
+        self.run_to(SimTime(self.base.end_ms));
+        if self.sim.now() == SimTime(self.base.end_ms) {
+            self.sim.run_to_end();
+            self.collect();
+        }
+    }
+
+    /// Applies `action` now, at the start of the next instant that has not run
+    /// ([`Simulation::next_open_instant`]), and runs that instant. Returns the time it ran at. An
+    /// action the engine refuses changes nothing, not even the recorded future; one applied in the
+    /// past forks (see the [module docs](self)).
+    pub fn apply(&mut self, action: Action) -> Result<SimTime, ActionError> {
+        self.sim.check(&action)?;
+        self.first_snapshot();
+        let at = self.sim.next_open_instant();
+        if self.sim.now() < self.horizon || self.applied < self.history.len() {
+            self.drop_future();
+        }
+        self.history.push((at, action));
+        self.run_to(at);
+        Ok(at)
+    }
+
+    /// Shows the session as it was at `to` (at most [`Session::horizon`]).
+    pub fn seek(&mut self, to: SimTime) {
+        self.first_snapshot();
+        let to = to.min(self.horizon);
+        let now = self.sim.now();
+        let i = self.snapshots.partition_point(|s| s.at() <= to);
+        let snapshot = i.checked_sub(1).map(|i| &self.snapshots[i]);
+        // Running on from the shown state is as good as a snapshot that is not later.
+        let restore = match snapshot {
+            Some(s) => to < now || s.at() > now,
+            None => false,
+        };
+        if let (true, Some(s)) = (restore, snapshot) {
+            self.sim = s.sim.clone();
+            self.applied = s.applied;
+        }
+        self.run_to(to);
+        self.marks = Marks::of(self.log());
+    }
+
+    /// A copy of the session at the shown time that has forgotten its recorded future: playing
+    /// it on without applying anything gives the same run as the original.
+    pub fn fork(&self) -> Self {
+        let mut f = self.clone();
+        f.drop_future();
+        f
+    }
+
+    /// The session as a scenario that replays exactly what is on screen: the base without its
+    /// actions after the shown time, the user's actions up to it, `end_ms` the shown time.
+    pub fn to_scenario(&self) -> Scenario {
+        let now = self.sim.now().as_millis();
+        let mut s = self.base.clone();
+        s.consumers.retain(|c| c.start_ms.unwrap_or(0) <= now);
+        s.actions.retain(|a| a.at_ms() <= now);
+        s.actions.extend(
+            self.history()
+                .iter()
+                .map(|(at, a)| ActionSpec::from_action(*at, a)),
+        );
+        let last = s.actions.iter().map(ActionSpec::at_ms).max().unwrap_or(0);
+        // `end_ms` must be positive: a session still at 0 ms is written at 1 ms.
+        s.end_ms = now.max(last).max(1);
+        s
+    }
+
+    /// Forgets what was recorded after the shown time.
+    fn drop_future(&mut self) {
+        let now = self.sim.now();
+        self.history.truncate(self.applied);
+        let shown = self.shown_len();
+        self.log.truncate(shown);
+        self.snapshots.retain(|s| s.at() <= now);
+        self.horizon = now;
+    }
+
+    /// Moves what the simulation emitted into the session's log (dropping what was recorded).
+    fn collect(&mut self) {
+        let recorded = self.log.last().map_or(0, |e| e.seq);
+        let new = self.sim.take_log();
+        let fresh = new.partition_point(|e| e.seq <= recorded);
+        self.log.extend(new.into_iter().skip(fresh));
+        let shown = self.shown_len();
+        self.marks.follow(&self.log[..shown]);
+    }
+
+    /// The snapshot of the session as built, taken as it first moves rather than as it is built.
+    fn first_snapshot(&mut self) {
+        if self.snapshots.is_empty() {
+            self.take_snapshot();
+        }
+    }
+
+    fn take_snapshot(&mut self) {
+        let log = self.sim.take_log();
+        self.snapshots.push(Snapshot {
+            sim: self.sim.clone(),
+            applied: self.applied,
+        });
+        self.sim.put_log(log);
+        if self.snapshots.len() > MAX_SNAPSHOTS {
+            // Keep the first and every other one after it; twice as far apart from now on.
+            let mut i = 0;
+            self.snapshots.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.snapshot_every *= 2;
+        }
+    }
+
+    // ====================================================================================== views
+
+    /// The group as the UI shows it, at the shown time.
+    pub fn group_view(&self) -> GroupView {
+        let sim = &self.sim;
+        let group_id = sim.group_id().to_owned();
+        let partitions = self.base.coordinator_config().offsets_topic_num_partitions;
+        let partition = partition_for(&group_id, partitions);
+        let coordinator = sim.coordinator();
+        let loaded = coordinator
+            .led_partitions()
+            .iter()
+            .find(|(p, _)| *p == partition)
+            .map(|(_, s)| *s);
+        let described = sim.group();
+        let snapshot = sim.group_snapshot();
+        let (state, generation, leader_member, protocol, members) = match &snapshot {
+            Some(s) => (
+                s.state,
+                s.generation_id,
+                s.leader.clone(),
+                s.protocol_name.clone(),
+                s.members.len(),
+            ),
+            // No group yet on a serving coordinator: a new group is Empty at generation 0.
+            None if loaded == Some(PartitionStatus::Active) => (GroupState::Empty, 0, None, None, 0),
+            None => (GroupState::Dead, 0, None, None, 0),
+        };
+        let leader = leader_member
+            .as_deref()
+            .and_then(|m| sim.consumer_named_by_member(m));
+        GroupView {
+            group_id,
+            exists: snapshot.is_some(),
+            state,
+            described_state: described.group_state,
+            described_error: described.error_code,
+            generation,
+            leader,
+            leader_member,
+            protocol,
+            partition,
+            offsets_partitions: partitions,
+            coordinator: coordinator.node_id(),
+            loaded,
+            members,
+            last_transition: self.marks.last_transition,
+            generation_seq: self.marks.generation_seq,
+        }
+    }
+
+    /// Every consumer, as the UI draws it.
+    pub fn consumers(&self) -> Vec<ConsumerView> {
+        self.sim.consumers()
+    }
+
+    /// The readable trace of the shown part, as `rebalance-sim run --format text` prints it.
+    pub fn trace_text(&self, detail: bool) -> String {
+        self.with_shown_log().trace_text(detail)
+    }
+
+    /// The machine-readable trace of the shown part, as `rebalance-sim run` prints it.
+    pub fn trace_jsonl(&self) -> String {
+        self.with_shown_log().trace_jsonl()
+    }
+
+    /// The simulation with the shown log put back (the traces are written by the simulation).
+    fn with_shown_log(&self) -> Simulation {
+        let mut sim = self.sim.clone();
+        sim.put_log(self.log().to_vec());
+        sim
+    }
+}
+
+/// The group at one moment, as the engine tells the UI to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupView {
+    /// The group id.
+    pub group_id: String,
+    /// Whether the coordinator holds the group (it is created by the first JoinGroup).
+    pub exists: bool,
+    /// Its state: `Empty` for a group nobody joined yet on a serving coordinator, `Dead` while
+    /// the coordinator does not serve the group's partition.
+    pub state: GroupState,
+    /// What DescribeGroups answers for it now: `Dead` (with error `NONE`) before the group exists.
+    pub described_state: GroupState,
+    /// DescribeGroups' error code now (`NOT_COORDINATOR`, `COORDINATOR_LOAD_IN_PROGRESS`, ...).
+    pub described_error: crate::protocol::ErrorCode,
+    /// Its generation.
+    pub generation: i32,
+    /// The leader's consumer name.
+    pub leader: Option<String>,
+    /// The leader's member id.
+    pub leader_member: Option<String>,
+    /// The selected assignor.
+    pub protocol: Option<String>,
+    /// Its `__consumer_offsets` partition: `abs(groupId.hashCode()) % offsets_partitions`.
+    pub partition: i32,
+    /// `offsets.topic.num.partitions` of the scenario.
+    pub offsets_partitions: i32,
+    /// Its coordinator broker (the leader of that partition, or the last one while it has none).
+    pub coordinator: NodeId,
+    /// The status of the group's partition on the coordinator (`None`: not led by it).
+    pub loaded: Option<PartitionStatus>,
+    /// How many members it has.
+    pub members: usize,
+    /// The last state change: from, to, log sequence number.
+    pub last_transition: Option<(GroupState, GroupState, u64)>,
+    /// The log sequence number of the last generation change.
+    pub generation_seq: u64,
+}
