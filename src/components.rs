@@ -41,7 +41,7 @@ pub use replication_panel::ReplicationPanel;
 pub use sequence_diagram::SequenceDiagram;
 pub use share_bar::ShareBar;
 pub use stage::Stage;
-pub use state_diagram::{GroupStateId, StateDiagram};
+pub use state_diagram::{StateDiagram, StateLook};
 pub use timeline::Timeline;
 pub use toolbar::Toolbar;
 pub use topic_panel::TopicPanel;

@@ -16,12 +16,39 @@ use rebalance_engine::{
 };
 
 use crate::i18n::{fill, Strings};
-use crate::world::GROUP_ID;
 
 /// What an explanation needs besides the entry.
 pub struct Context {
     /// The group's state when the entry was logged (if known).
     pub state_at: Option<GroupState>,
+    /// Where the group lives (its id and partition count are fixed for a session).
+    pub place: GroupPlace,
+}
+
+/// Where the group lives, as the engine's group view says: its `__consumer_offsets` partition and
+/// the topic's partition count, and whether it is the articles' own group (`test_group_1` on the
+/// default 50 partitions), whose partition one article gets wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupPlace {
+    /// The group's partition.
+    pub partition: i32,
+    /// `offsets.topic.num.partitions`.
+    pub partitions: i32,
+    /// Whether the articles' example applies.
+    pub articles_group: bool,
+}
+
+impl GroupPlace {
+    /// The place of the group in the engine's view.
+    pub fn of(g: &rebalance_engine::GroupView) -> Self {
+        Self {
+            partition: g.partition,
+            partitions: g.offsets_partitions,
+            articles_group: g.group_id == crate::world::GROUP_ID
+                && g.offsets_partitions
+                    == rebalance_engine::CoordinatorConfig::default().offsets_topic_num_partitions,
+        }
+    }
 }
 
 /// A broker's or consumer's display name.
@@ -150,7 +177,7 @@ fn removal(s: &Strings, r: RemovalReason) -> &'static str {
 pub fn explain(s: &Strings, ev: &SimEvent, cx: &Context) -> String {
     match &ev.kind {
         SimEventKind::Coordinator { node, event } => coordinator(s, node.0, event),
-        SimEventKind::Client { consumer, event } => client(s, consumer, event),
+        SimEventKind::Client { consumer, event } => client(s, consumer, event, cx),
         SimEventKind::Network { event } => network(s, event, cx),
         SimEventKind::World { event } => world(s, event),
     }
@@ -430,7 +457,7 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind) -> String {
     }
 }
 
-fn client(s: &Strings, who: &str, event: &ClientEvent) -> String {
+fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
     let e = &s.explain;
     let m = &s.explain_more;
     let w = ("who", who);
@@ -457,15 +484,21 @@ fn client(s: &Strings, who: &str, event: &ClientEvent) -> String {
             )
         }
         ClientEvent::CoordinatorDiscovered { node } => {
-            // The consumer does not know the partition; the coordinator of this playground leads
-            // exactly one for the group, computed as Kafka does.
-            let p = rebalance_engine::partition_for(GROUP_ID, 50).to_string();
-            let tpl = if GROUP_ID == "test_group_1" {
+            // The consumer does not know the partition; the engine's group view does.
+            let tpl = if cx.place.articles_group {
                 e.coordinator_found_article
             } else {
                 e.coordinator_found
             };
-            fill(tpl, &[w, ("node", &node.0.to_string()), ("p", &p)])
+            fill(
+                tpl,
+                &[
+                    w,
+                    ("node", &node.0.to_string()),
+                    ("p", &cx.place.partition.to_string()),
+                    ("n", &cx.place.partitions.to_string()),
+                ],
+            )
         }
         ClientEvent::CoordinatorLost { .. } => fill(e.coordinator_lost, &[w]),
         ClientEvent::MemberStateChanged { from, to } => fill(
@@ -966,6 +999,11 @@ mod tests {
     use crate::world::{default_consumer, Command, World};
     use rebalance_engine::NodeId;
 
+    /// The playground's own group, as the engine places it.
+    fn place() -> GroupPlace {
+        GroupPlace::of(&World::new(1).view().group)
+    }
+
     fn run_three() -> World {
         World::with_consumers_joined(3)
     }
@@ -974,7 +1012,6 @@ mod tests {
     fn the_first_join_is_explained_in_both_languages() {
         let w = run_three();
         let ev = w
-            .sim()
             .log()
             .iter()
             .find(|e| {
@@ -982,7 +1019,10 @@ mod tests {
                     if *to == GroupState::PreparingRebalance)
             })
             .expect("the group started a rebalance");
-        let cx = Context { state_at: None };
+        let cx = Context {
+            state_at: None,
+            place: place(),
+        };
         let en = explain(Lang::En.strings(), ev, &cx);
         assert!(
             en.contains("first member") && en.contains("PreparingRebalance"),
@@ -996,7 +1036,6 @@ mod tests {
     fn coordinator_discovery_names_partition_30_and_the_articles_28() {
         let w = run_three();
         let ev = w
-            .sim()
             .log()
             .iter()
             .find(|e| {
@@ -1009,7 +1048,14 @@ mod tests {
                 )
             })
             .unwrap();
-        let en = explain(Lang::En.strings(), ev, &Context { state_at: None });
+        let en = explain(
+            Lang::En.strings(),
+            ev,
+            &Context {
+                state_at: None,
+                place: place(),
+            },
+        );
         assert!(en.contains("__consumer_offsets-30") && en.contains("28"), "{en}");
     }
 
@@ -1175,7 +1221,7 @@ mod tests {
             let _ = w.apply(c);
             run(&mut w, 15_000);
         }
-        log.extend(w.sim().log().iter().cloned());
+        log.extend(w.log().iter().cloned());
         log
     }
 
@@ -1183,7 +1229,10 @@ mod tests {
     fn every_entry_is_explained_in_both_languages_without_a_fallback() {
         let log = corpus();
         let (en, zh) = (Lang::En.strings(), Lang::Zh.strings());
-        let cx = Context { state_at: None };
+        let cx = Context {
+            state_at: None,
+            place: place(),
+        };
         let mut kinds = std::collections::BTreeSet::new();
         for ev in &log {
             kinds.insert(kind_of(ev));

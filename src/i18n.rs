@@ -204,8 +204,10 @@ pub struct GroupStrings {
     pub assignor: &'static str,
     /// "`__consumer_offsets` partition".
     pub offsets_partition: &'static str,
-    /// Why it is that partition, and where the articles differ.
+    /// Why it is that partition ({group}, {n}: offsets.topic.num.partitions, {p}: the partition).
     pub offsets_partition_note: &'static str,
+    /// After the note, in the articles' own group: what one article shows ({p}: Kafka's partition).
+    pub offsets_partition_article: &'static str,
     /// "Coordinator".
     pub coordinator: &'static str,
     /// "Last transition".
@@ -356,7 +358,7 @@ pub struct TopicStrings {
     pub err_partitions: &'static str,
     /// "Coordinator failover".
     pub failover: &'static str,
-    /// What it does.
+    /// What it does ({s}: how long, in seconds).
     pub failover_hint: &'static str,
     /// "{topic}, partition {p}, owner {owner}".
     pub partition_label: &'static str,
@@ -418,7 +420,7 @@ pub struct ReplicationStrings {
     pub slow: &'static str,
     /// The button's accessible name: "Slow down broker {n}".
     pub slow_label: &'static str,
-    /// What the slow fault does ({every} and {for} in seconds).
+    /// What the slow fault does ({every}, {for} and {lag}, replica.lag.time.max.ms, in seconds).
     pub slow_hint: &'static str,
     /// What the bars show.
     pub bar_legend: &'static str,

@@ -4,7 +4,7 @@
 //! (`lessons/<id>.json` and `lessons/<id>.lesson.json`, which Trunk copies next to the app) are
 //! fetched when it is opened, for the scenario to simulate and the texts to show.
 
-use rebalance_engine::lesson::{simulation_at, Narration};
+use rebalance_engine::lesson::Narration;
 use rebalance_engine::Scenario;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -150,8 +150,7 @@ fn source_file(name: &str) -> Result<String, String> {
 
 /// The lesson's world at the end of the instant of event `seq` (`0`: the start).
 pub fn world_at(loaded: &Loaded, seq: u64) -> Result<World, String> {
-    let sim = simulation_at(&loaded.scenario, seq).map_err(|e| e.to_string())?;
-    Ok(World::from_sim(sim, Some(loaded.scenario.clone()), Vec::new()))
+    World::at_event(&loaded.scenario, seq)
 }
 
 #[cfg(test)]

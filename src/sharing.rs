@@ -5,20 +5,20 @@
 //! live here and are tested in `tests/web_share.rs`; the browser glue (URL, localStorage, files)
 //! is in the functions at the end.
 //!
-//! A session is replayed the way it was played: for each action in time order, run the simulation
-//! up to the action's time and apply it then, then run to the scenario's `end_ms` (the virtual time
-//! the link was made at). That is exactly what the live playground does, so a link reproduces the
-//! same run event for event.
+//! A session is written as the scenario that replays what is on screen
+//! ([`rebalance_engine::Session::to_scenario`]) and opened as a new session of that scenario run to
+//! its `end_ms` (the virtual time the link was made at). The engine places each action in its
+//! instant the same way live and in a replay, so a link reproduces the same run event for event.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rebalance_engine::scenario::{ActionSpec, ConsumerSpec, TopicSpec, SCENARIO_VERSION};
-use rebalance_engine::sim::Action;
-use rebalance_engine::{share, ConsumerConfig, NetworkConfig, Scenario, SimTime};
+use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
+use rebalance_engine::{share, Scenario};
 
 use crate::state::Playground;
-use crate::world::{self, World};
+pub use crate::world::default_base;
+use crate::world::World;
 
 /// The localStorage key of the autosaved session (an `rb1.` string).
 pub const AUTOSAVE_KEY: &str = "rebalance-playground.session";
@@ -55,155 +55,10 @@ pub const MAX_BROKERS: u32 = 16;
 /// The fragment prefix of a share link: `#s=rb1....`.
 pub const HASH_PREFIX: &str = "#s=";
 
-/// The scenario of the playground's own starting world (see [`World::new`]), with no action.
-pub fn default_base(seed: u64) -> Scenario {
-    Scenario {
-        version: SCENARIO_VERSION,
-        name: Some("Playground session".into()),
-        description: None,
-        seed,
-        group_id: world::GROUP_ID.into(),
-        end_ms: 1,
-        coordinator: Default::default(),
-        cluster: Default::default(),
-        client_defaults: Default::default(),
-        network: NetworkConfig {
-            latency_ms: world::LATENCY_MS,
-            jitter_ms: world::JITTER_MS,
-            ..NetworkConfig::default()
-        },
-        topics: vec![TopicSpec {
-            name: world::TOPIC.into(),
-            partitions: world::TOPIC_PARTITIONS,
-            records_per_sec: world::RECORDS_PER_SEC,
-            initial_records: 0,
-        }],
-        consumers: Vec::new(),
-        actions: Vec::new(),
-    }
-}
-
-/// A consumer's full settings as a scenario entry (every field explicit, so that the file does
-/// not depend on `client_defaults`).
-pub fn consumer_spec(c: &ConsumerConfig) -> ConsumerSpec {
-    ConsumerSpec {
-        name: Some(c.name.clone()),
-        start_ms: None,
-        client_id: Some(c.client_id.clone()),
-        group_instance_id: c.group_instance_id.clone(),
-        assignors: Some(c.assignors.clone()),
-        subscription: Some(c.subscription.clone()),
-        session_timeout_ms: Some(c.session_timeout_ms),
-        heartbeat_interval_ms: Some(c.heartbeat_interval_ms),
-        max_poll_interval_ms: Some(c.max_poll_interval_ms),
-        processing_ms: Some(c.processing_ms),
-        max_poll_records: Some(c.max_poll_records),
-        commit: Some(c.commit),
-        commit_in_revoke: Some(c.commit_in_revoke),
-        metadata_max_age_ms: Some(c.metadata_max_age_ms),
-        retry_backoff_ms: Some(c.retry_backoff_ms),
-        request_timeout_ms: Some(c.request_timeout_ms),
-    }
-}
-
-/// A simulation action the playground applied, as a timed scenario action.
-pub fn action_spec(at: SimTime, action: &Action) -> Option<ActionSpec> {
-    let at_ms = at.as_millis();
-    Some(match action.clone() {
-        Action::AddConsumer { config } => ActionSpec::AddConsumer {
-            at_ms,
-            consumer: consumer_spec(&config),
-        },
-        Action::Kill { consumer } => ActionSpec::Kill { at_ms, consumer },
-        Action::Close { consumer } => ActionSpec::Close { at_ms, consumer },
-        Action::Restart { consumer } => ActionSpec::Restart { at_ms, consumer },
-        Action::Pause {
-            consumer,
-            duration_ms,
-            heartbeats,
-            polls,
-        } => ActionSpec::Pause {
-            at_ms,
-            consumer,
-            duration_ms,
-            heartbeats,
-            polls,
-        },
-        Action::Resume { consumer } => ActionSpec::Resume { at_ms, consumer },
-        Action::Subscribe {
-            consumer,
-            subscription,
-        } => ActionSpec::Subscribe {
-            at_ms,
-            consumer,
-            subscription,
-        },
-        Action::CreateTopic {
-            topic,
-            partitions,
-            records_per_sec,
-            initial_records,
-        } => ActionSpec::CreateTopic {
-            at_ms,
-            topic,
-            partitions,
-            records_per_sec,
-            initial_records,
-        },
-        Action::AddPartitions { topic, partitions } => ActionSpec::AddPartitions {
-            at_ms,
-            topic,
-            partitions,
-        },
-        Action::DeleteTopic { topic } => ActionSpec::DeleteTopic { at_ms, topic },
-        Action::SetProduceRate {
-            topic,
-            records_per_sec,
-        } => ActionSpec::SetProduceRate {
-            at_ms,
-            topic,
-            records_per_sec,
-        },
-        Action::SetNetwork { network } => ActionSpec::SetNetwork { at_ms, network },
-        Action::CoordinatorFailover { duration_ms } => ActionSpec::CoordinatorFailover { at_ms, duration_ms },
-        Action::CrashBroker { broker, graceful } => ActionSpec::CrashBroker {
-            at_ms,
-            broker: broker.0,
-            graceful,
-        },
-        Action::RestartBroker { broker } => ActionSpec::RestartBroker {
-            at_ms,
-            broker: broker.0,
-        },
-        Action::SlowBroker {
-            broker,
-            fetch_interval_ms,
-            duration_ms,
-        } => ActionSpec::SlowBroker {
-            at_ms,
-            broker: broker.0,
-            fetch_interval_ms,
-            duration_ms,
-        },
-        // Actions the playground never applies from its controls.
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
-}
-
 /// The session as a scenario: where it started from, every action the user applied with its time,
-/// and `end_ms` = the current virtual time.
+/// and `end_ms` = the shown time (see [`rebalance_engine::Session::to_scenario`]).
 pub fn session_scenario(world: &World) -> Scenario {
-    let mut s = world.base().cloned().unwrap_or_else(|| default_base(world.seed));
-    for (at, action) in world.history() {
-        if let Some(spec) = action_spec(*at, action) {
-            s.actions.push(spec);
-        }
-    }
-    let last = s.actions.iter().map(ActionSpec::at_ms).max().unwrap_or(0);
-    // `end_ms` must be positive: a session still at 0 ms is shared at 1 ms.
-    s.end_ms = world.now().as_millis().max(last).max(1);
-    s
+    world.session().to_scenario()
 }
 
 /// Characters a name may not hold: markup and control characters. The UI renders names as text
@@ -463,15 +318,4 @@ pub fn autosave(link: &str) {
     if let Some(s) = tab_storage() {
         let _ = s.set_item(LATEST_KEY, link);
     }
-}
-
-/// The scenario cut at `at_ms`: the actions and consumers up to then, `end_ms` = `at_ms` (at least
-/// 1 ms). Replaying it shows the session as it was at that time (the timeline's seek).
-pub fn cut_at(scenario: &Scenario, at_ms: u64) -> Scenario {
-    let mut s = scenario.clone();
-    let at_ms = at_ms.max(1);
-    s.consumers.retain(|c| c.start_ms.unwrap_or(0) <= at_ms);
-    s.actions.retain(|a| a.at_ms() <= at_ms);
-    s.end_ms = at_ms;
-    s
 }

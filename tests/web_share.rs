@@ -39,8 +39,8 @@ fn a_link_replays_exactly_the_same_run() {
     let mut back = sharing::open_link(&link).expect("the link opens");
     assert_eq!(back.now(), w.now());
     assert_eq!(
-        back.sim().trace_jsonl(),
-        w.sim().trace_jsonl(),
+        back.session().trace_jsonl(),
+        w.session().trace_jsonl(),
         "same events, same order"
     );
     let mut w = w;
@@ -55,7 +55,7 @@ fn export_then_import_is_the_same_session() {
     let json = sharing::export_json(&w);
     assert!(json.contains("\"type\": \"kill\""), "{json}");
     let back = sharing::open_file(json.len() as f64, &json).expect("the export imports");
-    assert_eq!(back.sim().trace_jsonl(), w.sim().trace_jsonl());
+    assert_eq!(back.session().trace_jsonl(), w.session().trace_jsonl());
 }
 
 #[wasm_bindgen_test]
@@ -119,7 +119,10 @@ fn autosave_restores_the_session_and_a_bad_link_keeps_it() {
     let pg = sharing::initial_playground();
     assert!(!pg.playing, "a restored session waits paused at its time");
     assert_eq!(pg.view.now, w.now());
-    assert_eq!(pg.world.borrow().sim().trace_jsonl(), w.sim().trace_jsonl());
+    assert_eq!(
+        pg.world.borrow().session().trace_jsonl(),
+        w.session().trace_jsonl()
+    );
     assert_eq!(sharing::take_startup_error(), None);
 
     // A broken link in the URL: the error is kept for the page, the autosaved session opens.

@@ -7,7 +7,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings};
-use crate::explain::{api_of, consumer_of, explain, is_routine, Context};
+use crate::explain::{api_of, consumer_of, explain, is_routine, Context, GroupPlace};
 use crate::i18n::{fill, Lang};
 use crate::state::{Change, Selection};
 use crate::style::APIS;
@@ -21,6 +21,7 @@ struct LineProps {
     world: usize,
     event: Rc<SimEvent>,
     state_at: Option<GroupState>,
+    place: GroupPlace,
     lang: Lang,
     selected: bool,
     onselect: Callback<u64>,
@@ -34,6 +35,7 @@ impl PartialEq for LineProps {
             && self.lang == other.lang
             && self.selected == other.selected
             && self.state_at == other.state_at
+            && self.place == other.place
     }
 }
 
@@ -46,6 +48,7 @@ fn LogLine(props: &LineProps) -> Html {
         ev,
         &Context {
             state_at: props.state_at,
+            place: props.place,
         },
     );
     let seq = ev.seq;
@@ -92,9 +95,10 @@ pub fn EventLog() -> Html {
         *cache.borrow_mut() = (world_id, Default::default());
     }
 
+    let place = GroupPlace::of(&pg.view.group);
     let lines = {
         let world = pg.world.borrow();
-        let log = world.sim().log();
+        let log = world.log();
         // Logged up to the copy the panels show, so the log is in step with the rest.
         let upto = pg.view.log_len.min(log.len());
         let mut state = pg.view.group.state;
@@ -188,7 +192,7 @@ pub fn EventLog() -> Html {
                     { for lines.into_iter().map(|(ev, state_at)| {
                         let seq = ev.seq;
                         html! {
-                            <LogLine key={seq} world={world_id} event={ev} {state_at} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
+                            <LogLine key={seq} world={world_id} event={ev} {state_at} {place} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
                         }
                     }) }
                 </ol>

@@ -1,7 +1,8 @@
 use rebalance_engine::GroupState;
 use yew::prelude::*;
 
-use super::{use_playground, use_strings, GroupStateId, StateDiagram};
+use super::{use_playground, use_strings, StateDiagram, StateLook};
+use crate::explain::GroupPlace;
 use crate::i18n::fill;
 
 /// The group at a glance: its state among the five (with the last transition), its generation, its
@@ -11,17 +12,27 @@ pub fn GroupPanel() -> Html {
     let s = use_strings();
     let pg = use_playground();
     let g = &pg.view.group;
-    let state = GroupStateId::from(g.state);
-    let previous = g.last_transition.map(|(from, _, _)| GroupStateId::from(from));
+    let state = g.state;
+    let previous = g.last_transition.map(|(from, _, _)| from);
     let transition_key = g.last_transition.map_or(0, |(_, _, seq)| seq);
     let leader = match (&g.leader, &g.leader_member) {
         (Some(name), Some(member)) => format!("{name} ({member})"),
         (None, Some(member)) => member.clone(),
         _ => s.none.to_owned(),
     };
+    let place = GroupPlace::of(g);
+    let (p, n) = (g.partition.to_string(), g.offsets_partitions.to_string());
+    let mut note = fill(
+        s.group.offsets_partition_note,
+        &[("group", &g.group_id), ("n", &n), ("p", &p)],
+    );
+    if place.articles_group {
+        note.push(' ');
+        note.push_str(&fill(s.group.offsets_partition_article, &[("p", &p)]));
+    }
     html! {
         <section class="group-panel panel" aria-labelledby="group-heading">
-            <h2 id="group-heading" class="group-panel-heading panel-heading">{ s.group_heading }{ " " }<code>{ crate::world::GROUP_ID }</code></h2>
+            <h2 id="group-heading" class="group-panel-heading panel-heading">{ s.group_heading }{ " " }<code>{ g.group_id.clone() }</code></h2>
             <dl class="group-panel-facts">
                 <div class="group-panel-fact group-panel-fact-state">
                     <dt>{ s.group_state }</dt>
@@ -55,9 +66,7 @@ pub fn GroupPanel() -> Html {
                 <div class="group-panel-fact group-panel-fact-wide">
                     <dt>{ s.group.offsets_partition }</dt>
                     <dd><span data-testid="offsets-partition">{ format!("__consumer_offsets-{}", g.partition) }</span>
-                        if crate::world::GROUP_ID == "test_group_1" {
-                            <span class="group-panel-note">{ s.group.offsets_partition_note }</span>
-                        }
+                        <span class="group-panel-note">{ note }</span>
                     </dd>
                 </div>
             </dl>

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::stage::consumer_state_label;
 use super::{use_playground, use_strings};
-use crate::explain::{endpoint, explain, state_name, Context};
+use crate::explain::{endpoint, explain, state_name, Context, GroupPlace};
 use crate::fields::{payload_rows, Row};
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Playground, Selection};
@@ -233,7 +233,14 @@ fn event_html(s: &Strings, pg: &Playground, seq: u64) -> Html {
     let Some(ev) = world.event(seq) else {
         return html! { <p>{ fill(i.event_title, &[("seq", &seq.to_string())]) }{ " — " }{ i.gone }</p> };
     };
-    let text = explain(s, ev, &Context { state_at: None });
+    let text = explain(
+        s,
+        ev,
+        &Context {
+            state_at: None,
+            place: GroupPlace::of(&pg.view.group),
+        },
+    );
     let message = match &ev.kind {
         SimEventKind::Network {
             event: NetworkEvent::Sent { message },

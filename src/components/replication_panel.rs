@@ -15,10 +15,16 @@ use crate::world::{Command, SLOW_FETCH_MS, SLOW_FOR_MS};
 pub fn ReplicationPanel() -> Html {
     let s = use_strings();
     let pg = use_playground();
-    let (op, brokers) = {
+    let (op, brokers, lag_ms) = {
         let world = pg.world.borrow();
-        (world.sim().offsets_partition(), world.sim().brokers())
+        let sim = world.sim();
+        (
+            sim.offsets_partition(),
+            sim.brokers(),
+            sim.cluster().config().replica_lag_time_max_ms,
+        )
     };
+    let lag_s = crate::num::short(lag_ms as f64 / 1000.0, 1);
     let r = &s.replication;
     let name = format!("__consumer_offsets-{}", op.partition);
     let broker = |n: NodeId| fill(s.stage.broker, &[("n", &n.0.to_string())]);
@@ -73,7 +79,7 @@ pub fn ReplicationPanel() -> Html {
             </div>
             <p class="replication-note">{ r.bar_legend }</p>
             <p class="replication-note">{ fill(r.slow_hint, &[("every", &(SLOW_FETCH_MS / 1000).to_string()),
-                ("for", &(SLOW_FOR_MS / 1000).to_string())]) }</p>
+                ("for", &(SLOW_FOR_MS / 1000).to_string()), ("lag", &lag_s)]) }</p>
         </section>
     }
 }

@@ -52,8 +52,10 @@ fn show_opened(
     fallback: &str,
 ) {
     let name = world
+        .session()
         .base()
-        .and_then(|b| b.name.clone())
+        .name
+        .clone()
         .unwrap_or_else(|| fallback.to_owned());
     let ms = world.now().as_millis();
     *pg.world.borrow_mut() = world;

@@ -1,76 +1,47 @@
+use rebalance_engine::GroupState;
 use yew::prelude::*;
 
 use super::use_strings;
 use crate::i18n::Strings;
 use crate::num::short;
 
-/// Which of the five group states to light up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupStateId {
-    /// No members.
-    Empty,
-    /// Waiting for every member to (re)join.
-    PreparingRebalance,
-    /// Waiting for the leader's assignment.
-    CompletingRebalance,
-    /// Everyone has an assignment.
-    Stable,
-    /// Gone from this coordinator.
-    Dead,
+/// How the diagram shows a state: its name and explanation in the user's language, its CSS class.
+pub trait StateLook {
+    /// The state's name in the user's language.
+    fn label(self, s: &Strings) -> &'static str;
+    /// One sentence that explains the state.
+    fn explanation(self, s: &Strings) -> &'static str;
+    /// The CSS class of the state.
+    fn css(self) -> &'static str;
 }
 
-impl GroupStateId {
-    /// The states in the order the diagram lays them out: the rebalance cycle, then Dead.
-    pub const ALL: [Self; 5] = [
-        Self::Empty,
-        Self::PreparingRebalance,
-        Self::CompletingRebalance,
-        Self::Stable,
-        Self::Dead,
-    ];
-
-    /// The state's name in the user's language.
-    pub fn label(self, s: &Strings) -> &'static str {
+impl StateLook for GroupState {
+    fn label(self, s: &Strings) -> &'static str {
         pick(self, &s.states)
     }
 
-    /// One sentence that explains the state.
-    pub fn explanation(self, s: &Strings) -> &'static str {
+    fn explanation(self, s: &Strings) -> &'static str {
         pick(self, &s.state_explanations)
     }
 
-    /// The CSS class of the state.
-    pub fn css(self) -> &'static str {
+    fn css(self) -> &'static str {
         match self {
-            Self::Empty => "state-empty",
-            Self::PreparingRebalance => "state-preparing",
-            Self::CompletingRebalance => "state-completing",
-            Self::Stable => "state-stable",
-            Self::Dead => "state-dead",
+            GroupState::Empty => "state-empty",
+            GroupState::PreparingRebalance => "state-preparing",
+            GroupState::CompletingRebalance => "state-completing",
+            GroupState::Stable => "state-stable",
+            GroupState::Dead => "state-dead",
         }
     }
 }
 
-impl From<rebalance_engine::GroupState> for GroupStateId {
-    fn from(s: rebalance_engine::GroupState) -> Self {
-        use rebalance_engine::GroupState as G;
-        match s {
-            G::Empty => Self::Empty,
-            G::PreparingRebalance => Self::PreparingRebalance,
-            G::CompletingRebalance => Self::CompletingRebalance,
-            G::Stable => Self::Stable,
-            G::Dead => Self::Dead,
-        }
-    }
-}
-
-fn pick(state: GroupStateId, names: &crate::i18n::StateNames) -> &'static str {
+fn pick(state: GroupState, names: &crate::i18n::StateNames) -> &'static str {
     match state {
-        GroupStateId::Empty => names.empty,
-        GroupStateId::PreparingRebalance => names.preparing_rebalance,
-        GroupStateId::CompletingRebalance => names.completing_rebalance,
-        GroupStateId::Stable => names.stable,
-        GroupStateId::Dead => names.dead,
+        GroupState::Empty => names.empty,
+        GroupState::PreparingRebalance => names.preparing_rebalance,
+        GroupState::CompletingRebalance => names.completing_rebalance,
+        GroupState::Stable => names.stable,
+        GroupState::Dead => names.dead,
     }
 }
 
@@ -92,64 +63,50 @@ fn two_lines(name: &str) -> (String, String) {
 }
 
 /// Where each state's box is drawn.
-fn centre(state: GroupStateId) -> (f64, f64) {
+fn centre(state: GroupState) -> (f64, f64) {
     match state {
-        GroupStateId::Empty => (80.0, 50.0),
-        GroupStateId::PreparingRebalance => (262.0, 50.0),
-        GroupStateId::CompletingRebalance => (444.0, 50.0),
-        GroupStateId::Stable => (353.0, 178.0),
-        GroupStateId::Dead => (80.0, 178.0),
+        GroupState::Empty => (80.0, 50.0),
+        GroupState::PreparingRebalance => (262.0, 50.0),
+        GroupState::CompletingRebalance => (444.0, 50.0),
+        GroupState::Stable => (353.0, 178.0),
+        GroupState::Dead => (80.0, 178.0),
     }
 }
 
 const BOX_W: f64 = 148.0;
 const BOX_H: f64 = 56.0;
 
-/// Kafka's legal transitions between the four live states, as arrows: from, to, and the line.
 /// An arrow's ends: x1, y1, x2, y2.
 type Line = (f64, f64, f64, f64);
 
-const EDGES: [(GroupStateId, GroupStateId, Line); 7] = [
-    (
-        GroupStateId::Empty,
-        GroupStateId::PreparingRebalance,
-        (156.0, 42.0, 186.0, 42.0),
-    ),
-    (
-        GroupStateId::PreparingRebalance,
-        GroupStateId::Empty,
-        (186.0, 60.0, 156.0, 60.0),
-    ),
-    (
-        GroupStateId::PreparingRebalance,
-        GroupStateId::CompletingRebalance,
-        (338.0, 42.0, 368.0, 42.0),
-    ),
-    (
-        GroupStateId::CompletingRebalance,
-        GroupStateId::PreparingRebalance,
-        (368.0, 60.0, 338.0, 60.0),
-    ),
-    (
-        GroupStateId::CompletingRebalance,
-        GroupStateId::Stable,
-        (430.0, 80.0, 380.0, 148.0),
-    ),
-    (
-        GroupStateId::Stable,
-        GroupStateId::PreparingRebalance,
-        (326.0, 148.0, 276.0, 80.0),
-    ),
-    // Any state can become Dead; the diagram draws the one arrow from Empty and says "any".
-    (GroupStateId::Empty, GroupStateId::Dead, (80.0, 80.0, 80.0, 148.0)),
-];
+/// Where the arrow of a transition is drawn. The arrows are the engine's table of Kafka's legal
+/// transitions ([`GroupState::transitions`]); any state can become Dead, so the diagram draws one
+/// arrow into Dead, from Empty, and says "any".
+fn line(from: GroupState, to: GroupState) -> Option<Line> {
+    use GroupState::*;
+    match (from, to) {
+        (Empty, PreparingRebalance) => Some((156.0, 42.0, 186.0, 42.0)),
+        (PreparingRebalance, Empty) => Some((186.0, 60.0, 156.0, 60.0)),
+        (PreparingRebalance, CompletingRebalance) => Some((338.0, 42.0, 368.0, 42.0)),
+        (CompletingRebalance, PreparingRebalance) => Some((368.0, 60.0, 338.0, 60.0)),
+        (CompletingRebalance, Stable) => Some((430.0, 80.0, 380.0, 148.0)),
+        (Stable, PreparingRebalance) => Some((326.0, 148.0, 276.0, 80.0)),
+        (Empty, Dead) => Some((80.0, 80.0, 80.0, 148.0)),
+        _ => None,
+    }
+}
+
+/// The arrows drawn: every legal transition between live states, and the one into Dead.
+fn edges() -> impl Iterator<Item = (GroupState, GroupState, Line)> {
+    GroupState::transitions().filter_map(|(from, to)| line(from, to).map(|l| (from, to, l)))
+}
 
 #[derive(PartialEq, Properties)]
 pub struct StateDiagramProps {
-    pub current: GroupStateId,
+    pub current: GroupState,
     /// The state before the last transition, if there was one.
     #[prop_or_default]
-    pub previous: Option<GroupStateId>,
+    pub previous: Option<GroupState>,
     /// Changes with every transition, so that its animation plays again.
     #[prop_or_default]
     pub transition_key: u64,
@@ -171,17 +128,17 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                 </marker>
             </defs>
             <g aria-hidden="true">
-                { for EDGES.iter().map(|(from, to, (x1, y1, x2, y2))| {
-                    let is_last = last.is_some_and(|(f, t)| f == *from && (t == *to || (*to == GroupStateId::Dead && t == GroupStateId::Dead)));
+                { for edges().map(|(from, to, (x1, y1, x2, y2))| {
+                    let is_last = last.is_some_and(|(f, t)| (f == from && t == to) || (to == GroupState::Dead && t == GroupState::Dead));
                     let key = if is_last { format!("{}-{}-{}", from.css(), to.css(), props.transition_key) } else { format!("{}-{}", from.css(), to.css()) };
                     html! {
-                        <line key={key} class={classes!("state-edge", is_last.then_some("is-last"), (*to == GroupStateId::Dead).then_some("to-dead"))}
-                            x1={short(*x1, 1)} y1={short(*y1, 1)} x2={short(*x2, 1)} y2={short(*y2, 1)}
+                        <line key={key} class={classes!("state-edge", is_last.then_some("is-last"), (to == GroupState::Dead).then_some("to-dead"))}
+                            x1={short(x1, 1)} y1={short(y1, 1)} x2={short(x2, 1)} y2={short(y2, 1)}
                             marker-end="url(#state-arrow)" />
                     }
                 }) }
             </g>
-            { for GroupStateId::ALL.into_iter().map(|state| {
+            { for GroupState::ALL.into_iter().map(|state| {
                 let current = state == props.current;
                 let (x, y) = centre(state);
                 let (line1, line2) = two_lines(state.label(s));
@@ -212,7 +169,29 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::two_lines;
+    use super::*;
+
+    /// Every legal transition between live states has an arrow, and no arrow is drawn that Kafka
+    /// does not allow; Dead is reached from anywhere and drawn once.
+    #[test]
+    fn the_arrows_are_kafkas_transitions() {
+        let live = |s: GroupState| s != GroupState::Dead;
+        for (from, to) in GroupState::transitions().filter(|(f, t)| live(*f) && live(*t)) {
+            assert!(line(from, to).is_some(), "no arrow for {from} -> {to}");
+        }
+        for from in GroupState::ALL {
+            for to in GroupState::ALL {
+                if line(from, to).is_some() {
+                    assert!(
+                        from.can_transition_to(to),
+                        "an arrow {from} -> {to} Kafka forbids"
+                    );
+                }
+            }
+        }
+        assert_eq!(edges().filter(|(_, t, _)| *t == GroupState::Dead).count(), 1);
+        assert_eq!(edges().count(), 7);
+    }
 
     #[test]
     fn names_split_into_two_lines() {

@@ -5,7 +5,7 @@ use super::{use_playground, use_strings};
 use crate::i18n::fill;
 use crate::state::Change;
 use crate::style::consumer_class;
-use crate::world::Command;
+use crate::world::{Command, FAILOVER_MS};
 
 /// The topics' partitions coloured by owner (with the owner's name, never colour alone), and the
 /// cluster controls: add a partition, create a topic, fail the coordinator over.
@@ -13,6 +13,7 @@ use crate::world::Command;
 pub fn TopicPanel() -> Html {
     let s = use_strings();
     let t = &s.topics;
+    let failover_hint = fill(t.failover_hint, &[("s", &(FAILOVER_MS / 1000).to_string())]);
     let pg = use_playground();
     let view = &pg.view;
     let new_name = use_state(String::new);
@@ -132,8 +133,8 @@ pub fn TopicPanel() -> Html {
                     }
                 }) }
                 <span class="form-hint">{ t.crash_hint }</span>
-                <button type="button" onclick={onfailover} title={t.failover_hint}>{ t.failover }</button>
-                <span class="form-hint">{ t.failover_hint }</span>
+                <button type="button" onclick={onfailover} title={failover_hint.clone()}>{ t.failover }</button>
+                <span class="form-hint">{ failover_hint }</span>
             </div>
         </section>
     }

@@ -51,8 +51,8 @@ pub(super) const STRINGS: Strings = Strings {
     group: GroupStrings {
         assignor: "Assignor",
         offsets_partition: "__consumer_offsets partition",
-        offsets_partition_note: "abs(\"test_group_1\".hashCode()) % 50 = 30. One article shows 28; Kafka \
-                                 computes 30.",
+        offsets_partition_note: "abs(\"{group}\".hashCode()) % {n} = {p}.",
+        offsets_partition_article: "One article shows 28; Kafka computes {p}.",
         coordinator: "Coordinator",
         last_transition: "Last transition",
         member_count: "Members",
@@ -190,7 +190,7 @@ pub(super) const STRINGS: Strings = Strings {
         err_topic_taken: "Topic name: {topic} already exists.",
         err_partitions: "Partitions: enter a whole number from 1 to 64.",
         failover: "Coordinator failover",
-        failover_hint: "The coordinator broker loses leadership of the group's __consumer_offsets partition for 5 s, then \
+        failover_hint: "The coordinator broker loses leadership of the group's __consumer_offsets partition for {s} s, then \
                         loads it again: consumers see NOT_COORDINATOR and look for the coordinator.",
         partition_label: "{topic} partition {p}: {owner}",
         subscribed_by: "owned by {owners}",
@@ -228,7 +228,7 @@ pub(super) const STRINGS: Strings = Strings {
         slow_label: "Slow down broker {n}",
         slow_hint: "Slowing a follower makes it fetch only every {every} s, for {for} s. While it is still in \
                     the ISR the HW waits for it and commits time out; once it has lagged for \
-                    replica.lag.time.max.ms (30 s) it leaves the ISR, and it rejoins when it has caught up.",
+                    replica.lag.time.max.ms ({lag} s) it leaves the ISR, and it rejoins when it has caught up.",
         bar_legend: "Each bar is a replica's log, as long as its LEO; the dark line marks the HW.",
     },
     inspector: InspectorStrings {
@@ -355,8 +355,8 @@ pub(super) const STRINGS: Strings = Strings {
         started: "{who} starts: assignors {assignors} ({protocol} protocol), subscribes to {topics}.",
         coordinator_found: "{who} found its coordinator: broker {node}, leader of __consumer_offsets-{p}.",
         coordinator_found_article: "{who} found its coordinator: broker {node}, leader of \
-                                    __consumer_offsets-{p} (abs(hashCode) % 50 = {p}; one article shows 28, \
-                                    Kafka computes 30).",
+                                    __consumer_offsets-{p} (abs(hashCode) % {n} = {p}; one article shows 28, \
+                                    Kafka computes {p}).",
         coordinator_lost: "{who} marks its coordinator unknown and will look for it again.",
         member_state: "{who}: {from} → {to}.",
         rejoin: "{who} will rejoin at its next poll().",

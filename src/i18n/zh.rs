@@ -52,7 +52,8 @@ pub(super) const STRINGS: Strings = Strings {
     group: GroupStrings {
         assignor: "分配策略",
         offsets_partition: "__consumer_offsets 分区",
-        offsets_partition_note: "abs(\"test_group_1\".hashCode()) % 50 = 30。有一篇文章写的是 28；Kafka 算出的是 30。",
+        offsets_partition_note: "abs(\"{group}\".hashCode()) % {n} = {p}。",
+        offsets_partition_article: "有一篇文章写的是 28；Kafka 算出的是 {p}。",
         coordinator: "协调者",
         last_transition: "最近一次状态变化",
         member_count: "成员数",
@@ -183,7 +184,7 @@ pub(super) const STRINGS: Strings = Strings {
         err_topic_taken: "主题名：{topic} 已经存在。",
         err_partitions: "分区数：请输入 1 到 64 之间的整数。",
         failover: "协调者故障转移",
-        failover_hint: "协调者 broker 失去该组 __consumer_offsets 分区的 leader 身份 5 秒，然后重新加载：消费者会收到 \
+        failover_hint: "协调者 broker 失去该组 __consumer_offsets 分区的 leader 身份 {s} 秒，然后重新加载：消费者会收到 \
                         NOT_COORDINATOR 并重新查找协调者。",
         partition_label: "{topic} 分区 {p}：{owner}",
         subscribed_by: "由 {owners} 消费",
@@ -219,7 +220,7 @@ pub(super) const STRINGS: Strings = Strings {
         slow: "变慢",
         slow_label: "让 broker {n} 变慢",
         slow_hint: "让 Follower 变慢：它每 {every} 秒才拉取一次，持续 {for} 秒。它还在 ISR 中时，HW 要等它，\
-                    提交会超时；落后满 replica.lag.time.max.ms（30 秒）后它被移出 ISR，追上之后再重新加入。",
+                    提交会超时；落后满 replica.lag.time.max.ms（{lag} 秒）后它被移出 ISR，追上之后再重新加入。",
         bar_legend: "每根条表示一个副本的日志，长度对应它的 LEO；深色竖线标出 HW。",
     },
     inspector: InspectorStrings {
@@ -330,7 +331,7 @@ pub(super) const STRINGS: Strings = Strings {
         started: "{who} 启动：分配策略 {assignors}（{protocol} 协议），订阅 {topics}。",
         coordinator_found: "{who} 找到了协调者：broker {node}，即 __consumer_offsets-{p} 的 leader。",
         coordinator_found_article: "{who} 找到了协调者：broker {node}，即 __consumer_offsets-{p} 的 leader\
-                                    （abs(hashCode) % 50 = {p}；有一篇文章写的是 28，Kafka 算出的是 30）。",
+                                    （abs(hashCode) % {n} = {p}；有一篇文章写的是 28，Kafka 算出的是 {p}）。",
         coordinator_lost: "{who} 把协调者标记为未知，将重新查找。",
         member_state: "{who}：{from} → {to}。",
         rejoin: "{who} 将在下一次 poll() 时重新加入。",

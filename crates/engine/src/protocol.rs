@@ -291,6 +291,23 @@ impl GroupState {
     pub fn can_transition_to(self, to: GroupState) -> bool {
         to.valid_previous_states().contains(&self)
     }
+
+    /// The five states, in the order of the rebalance cycle, then Dead.
+    pub const ALL: [GroupState; 5] = [
+        GroupState::Empty,
+        GroupState::PreparingRebalance,
+        GroupState::CompletingRebalance,
+        GroupState::Stable,
+        GroupState::Dead,
+    ];
+
+    /// Every legal transition `(from, to)`, by target state (Kafka's table, as
+    /// [`GroupState::valid_previous_states`] gives it).
+    pub fn transitions() -> impl Iterator<Item = (GroupState, GroupState)> {
+        Self::ALL
+            .into_iter()
+            .flat_map(|to| to.valid_previous_states().iter().map(move |from| (*from, to)))
+    }
 }
 
 impl fmt::Display for GroupState {

@@ -177,6 +177,11 @@ impl Session {
         (self.snapshots.len().max(1), self.snapshot_every)
     }
 
+    /// The times of the snapshots kept.
+    pub fn snapshot_times(&self) -> impl Iterator<Item = SimTime> + '_ {
+        self.snapshots.iter().map(Snapshot::at)
+    }
+
     /// The user's actions up to the shown time, with the time each ran at.
     pub fn history(&self) -> &[(SimTime, Action)] {
         &self.history[..self.applied]
