@@ -1,9 +1,7 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{
-    ConsumerList, GroupPanel, GroupStateId, Inspector, ReplicationPanel, StateDiagram,
-};
+use rebalance_playground::components::{ConsumerList, GroupPanel, Inspector, ReplicationPanel, StateDiagram};
 use rebalance_playground::i18n::Lang;
 use rebalance_playground::state::{Change, Playground, PlaygroundContext};
 use rebalance_playground::world::{default_consumer, Command};
@@ -204,12 +202,12 @@ async fn stepping_three_consumers_reaches_stable_with_a_leader_and_a_new_generat
 
 #[derive(PartialEq, Properties)]
 struct DiagramProps {
-    current: GroupStateId,
+    current: rebalance_engine::GroupState,
 }
 
 #[component]
 fn Diagram(props: &DiagramProps) -> Html {
-    html! { <StateDiagram current={props.current} previous={Some(GroupStateId::CompletingRebalance)} transition_key={7} /> }
+    html! { <StateDiagram current={props.current} previous={Some(rebalance_engine::GroupState::CompletingRebalance)} transition_key={7} /> }
 }
 
 #[wasm_bindgen_test]
@@ -218,7 +216,7 @@ async fn state_diagram_marks_exactly_the_current_state_in_words() {
     yew::Renderer::<Diagram>::with_root_and_props(
         root.clone(),
         DiagramProps {
-            current: GroupStateId::Stable,
+            current: rebalance_engine::GroupState::Stable,
         },
     )
     .render();
