@@ -12,7 +12,6 @@ pub mod assignor;
 pub mod client;
 pub mod cluster;
 pub mod coordinator;
-pub mod event;
 pub mod java;
 pub mod lesson;
 pub mod network;
@@ -24,15 +23,18 @@ pub mod sort;
 pub mod time;
 pub mod topic;
 
+// The coordinator's event log, also at its old path (it lives in `coordinator/event.rs`).
+pub use coordinator::event;
+
 pub use client::{ClientEvent, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
 pub use cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPartitionView, ReplicaView};
+pub use coordinator::event::{Event, EventKind, LeaderReason, Reason, RemovalReason};
 pub use coordinator::records::{Record, RecordBody};
 pub use coordinator::timers::{Timer, TimerKey, TimerKind};
 pub use coordinator::{
     partition_for, CommittedOffset, Coordinator, CoordinatorConfig, GroupSnapshot, MemberSnapshot,
     PartitionStatus,
 };
-pub use event::{Event, EventKind, LeaderReason, Reason, RemovalReason};
 pub use network::{Endpoint, Message, NetworkConfig, Payload};
 pub use protocol::{ConnectionId, ErrorCode, GroupState, NodeId, Outgoing, Request, Response};
 pub use scenario::{Scenario, ScenarioError};
