@@ -3,7 +3,7 @@
 //!
 //! # Run loop
 //!
-//! [`Simulation::new`] builds a world from a [`Scenario`](crate::scenario::Scenario): its topics,
+//! [`Simulation::new`] builds a world from a [`Scenario`]: its topics,
 //! its consumers (each started at its `start_ms`) and its timed actions. Then:
 //!
 //! * [`Simulation::step`] advances the clock to the next instant at which something happens (an

@@ -132,7 +132,7 @@ impl Simulation {
         &self.group_id
     }
 
-    /// The event log so far (as kept by the [`LogLevel`]).
+    /// The event log so far (as kept by the [`LogLevel`](super::LogLevel)).
     pub fn log(&self) -> &[SimEvent] {
         &self.log
     }
