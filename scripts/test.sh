@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every check and test, in order, stopping at the first failure:
 #   formatting, clippy (native and wasm32), engine and CLI tests (native), a wasm32 build of the engine
-#   and its tests, the app's component tests in headless Chromium, the release build, and the
+#   and its tests (checked to import nothing from "env"), the engine's goldens on wasm32 under Node,
+#   the app's component tests in headless Chromium, the release build, and the
 #   end-to-end tests on that build. Ends with the release bundle's gzip size and a test summary.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,9 +33,17 @@ run cargo test -p rebalance-engine -p rebalance-sim --locked
 step "app unit tests, native"
 run cargo test -p rebalance-playground --lib --locked
 
-step "engine build and test build, wasm32"
+step "engine build and test build, wasm32; no import from \"env\""
 cargo build -p rebalance-engine --target wasm32-unknown-unknown --locked
-cargo test -p rebalance-engine --target wasm32-unknown-unknown --locked --no-run
+# Builds every engine test for wasm32 and fails if a test binary imports from "env" (an unresolved host
+# symbol: the engine must need nothing from the page).
+cargo test -p rebalance-engine --target wasm32-unknown-unknown --locked --no-run --message-format=json \
+  | node scripts/wasm-no-env-imports.mjs
+
+step "engine tests, wasm32 (Node)"
+# wasm-bindgen-test-runner runs #[wasm_bindgen_test]s only (it skips plain #[test]s): tests/wasm.rs
+# reproduces every scenario and lesson golden and runs every scenario under Node.
+run cargo test -p rebalance-engine --target wasm32-unknown-unknown --locked --test wasm
 
 step "app component tests, headless Chromium"
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} run cargo test -p rebalance-playground \

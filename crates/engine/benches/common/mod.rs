@@ -1,6 +1,9 @@
 //! The workload the simulation and cluster benchmarks share: one topic of 1,000 partitions and 100
 //! consumers that each take 5 s per batch and time out after 10 s.
 
+// A bench times the engine with the wall clock, which clippy.toml bans in the engine itself.
+#![allow(clippy::disallowed_types, clippy::disallowed_methods)]
+
 use rebalance_engine::sim::{Action, LogLevel, Simulation};
 use rebalance_engine::{ConsumerConfig, SimTime, Subscription};
 

@@ -23,13 +23,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::event::EventKind;
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, JoinGroupResponse, OffsetCommitPartition, OffsetCommitPartitionResponse,
     OffsetCommitResponse, Response, TopicPartition,
 };
 use crate::time::SimTime;
 
+use super::event::EventKind;
 use super::group::{CommittedOffset, Parked};
 use super::join::{self, StaticRevert};
 use super::{sync, Coordinator};

@@ -1,6 +1,5 @@
 //! A fixed, fast hash for the coordinator's internal indexes (timer keys, member ids).
 
-use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A word-at-a-time multiplicative hash over the key's `Hash` stream: fixed (no random state), cheap
@@ -73,7 +72,9 @@ pub(crate) fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
 /// `remove`), never iterated, so its order cannot reach an output; the keys are already
 /// [`hash_of`] values and [`Prehashed`] has no random state, so even its layout is a function of the
 /// operations alone. A `BTreeMap` here cost a tree walk with unpredictable branches per heartbeat.
-pub(crate) type HashIndex = HashMap<u64, u32, BuildHasherDefault<Prehashed>>;
+// The engine's one `HashMap` (clippy.toml bans the type elsewhere), for the reasons above.
+#[allow(clippy::disallowed_types)]
+pub(crate) type HashIndex = std::collections::HashMap<u64, u32, BuildHasherDefault<Prehashed>>;
 
 /// The hasher of [`HashIndex`], whose keys are hashes already: it only folds the high bits into the
 /// low ones, which pick the bucket.

@@ -1,10 +1,10 @@
 //! Heartbeat and session expiry (Kafka: `classicGroupHeartbeat*`, `expireClassicGroupMemberHeartbeat`).
 
-use crate::event::{EventKind, Reason, RemovalReason};
 use crate::protocol::{
     ErrorCode, GroupState, HeartbeatRequest, HeartbeatResponse, JoinGroupResponse, Response,
 };
 
+use super::event::{EventKind, Reason, RemovalReason};
 use super::group::{Group, Member, Parked};
 use super::timers::{TimerKey, TimerKind};
 use super::{join, Coordinator, Io};

@@ -2,12 +2,12 @@
 //! the join phase (Kafka: `GroupMetadataManager.classicGroupJoin*`, `prepareRebalance`,
 //! `completeClassicGroupJoin`, `tryCompleteInitialRebalanceElseSchedule`).
 
-use crate::event::{EventKind, LeaderReason, Reason, RemovalReason};
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, JoinGroupRequest, JoinGroupResponse, Response,
     SyncGroupResponse,
 };
 
+use super::event::{EventKind, LeaderReason, Reason, RemovalReason};
 use super::group::{Group, Member, Parked};
 use super::records::{GroupMetadataRecord, RecordBody};
 use super::timers::{TimerKey, TimerKind};

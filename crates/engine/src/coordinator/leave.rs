@@ -1,11 +1,11 @@
 //! LeaveGroup, single and batch (Kafka: `classicGroupLeave`).
 
-use crate::event::{EventKind, Reason, RemovalReason};
 use crate::protocol::{
     ErrorCode, GroupState, JoinGroupResponse, LeaveGroupMemberResponse, LeaveGroupRequest,
     LeaveGroupResponse, Response,
 };
 
+use super::event::{EventKind, Reason, RemovalReason};
 use super::group::{Group, Parked};
 use super::timers::TimerKey;
 use super::{join, Coordinator, Io};

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::event::{EventKind, Reason};
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, JoinGroupProtocol, JoinGroupResponse, Response,
     SyncGroupResponse, TopicPartition,
@@ -13,6 +12,7 @@ use crate::protocol::{
 use crate::sort::sort;
 use crate::time::SimTime;
 
+use super::event::{EventKind, Reason};
 use super::group::{CommittedOffset, Group, Member};
 use super::index::{KeyIds, LatestIndex};
 use super::records::{GroupMetadataRecord, MemberMetadataRecord, Record, RecordBody};

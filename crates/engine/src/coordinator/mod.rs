@@ -32,11 +32,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Event, EventKind};
 use crate::java::{kafka_abs, string_hash_code};
 use crate::protocol::{ConnectionId, ErrorCode, NodeId, Outgoing, Request, Response, TopicPartition};
 use crate::time::{SimDuration, SimTime};
 
+pub mod event;
 pub mod records;
 pub mod timers;
 
@@ -56,6 +56,7 @@ mod sync;
 
 use append::Waiter;
 pub use describe::{GroupSnapshot, MemberSnapshot};
+use event::{Event, EventKind};
 pub use group::CommittedOffset;
 use group::{Group, Parked};
 use records::{Record, RecordBody};

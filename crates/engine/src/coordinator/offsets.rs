@@ -2,7 +2,6 @@
 //! `validateOffsetCommit`, `fetchOffsets`, `cleanupExpiredOffsets`; `ClassicGroup.validateOffsetCommit`,
 //! `offsetExpirationCondition`).
 
-use crate::event::{EventKind, Reason};
 use crate::protocol::{
     ErrorCode, GroupState, OffsetCommitPartitionResponse, OffsetCommitRequest, OffsetCommitResponse,
     OffsetFetchPartition, OffsetFetchRequest, OffsetFetchResponse, Response, TopicPartition,
@@ -10,6 +9,7 @@ use crate::protocol::{
 };
 use crate::time::SimTime;
 
+use super::event::{EventKind, Reason};
 use super::group::{CommittedOffset, Group, Parked};
 use super::records::{OffsetCommitRecord, RecordBody};
 use super::timers::{TimerKey, TimerKind};

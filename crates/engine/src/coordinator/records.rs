@@ -141,7 +141,7 @@ impl fmt::Display for RecordBody {
                             f,
                             "{} -> {}",
                             m.member_id,
-                            crate::event::Partitions(&m.assignment.partitions)
+                            super::event::Partitions(&m.assignment.partitions)
                         )?;
                     }
                     f.write_str("]")?;

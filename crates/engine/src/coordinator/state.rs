@@ -1,8 +1,8 @@
 //! The one place where a group changes state.
 
-use crate::event::{EventKind, LeaderReason, Reason, RemovalReason};
 use crate::protocol::GroupState;
 
+use super::event::{EventKind, LeaderReason, Reason, RemovalReason};
 use super::group::{Group, Member};
 use super::Io;
 

@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::event::{EventKind, Reason, RemovalReason};
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, Response, SyncGroupRequest, SyncGroupResponse,
 };
 
+use super::event::{EventKind, Reason, RemovalReason};
 use super::group::{Group, Parked};
 use super::records::RecordBody;
 use super::timers::TimerKey;

@@ -17,7 +17,7 @@ use crate::cluster::ClusterConfig;
 use crate::coordinator::CoordinatorConfig;
 use crate::network::NetworkConfig;
 use crate::protocol::{NodeId, Request};
-use crate::sim::Action;
+use crate::sim::action::Action;
 use crate::sort::{btree_map, sort_by_key};
 use crate::time::SimTime;
 use crate::topic::{Pattern, Subscription};

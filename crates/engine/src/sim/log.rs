@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::client::ClientEvent;
 use crate::cluster::ClusterEvent;
+use crate::coordinator::event::EventKind;
 use crate::coordinator::timers::TimerKind;
-use crate::event::EventKind;
 use crate::network::{Endpoint, Fault, Message, NetworkConfig, Payload};
 use crate::protocol::{ErrorCode, NodeId, Request, Response};
 use crate::time::SimTime;

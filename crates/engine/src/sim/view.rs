@@ -1,12 +1,20 @@
-//! Read-only views of a [`Simulation`](super::Simulation) for the UI and the tests.
+//! Read-only views of a [`Simulation`] for the UI and the tests: the view types, and the getters
+//! that build them (consumers, topics, owners, the group, the log, ...).
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::{SimEvent, Simulation};
 use crate::assignor::{RebalanceProtocol, Strategy};
-use crate::client::{ClientState, Lifecycle, MemberState, Processing};
-use crate::protocol::{NodeId, TopicPartition};
+use crate::client::{ClientState, Consumer, Lifecycle, MemberState, Processing};
+use crate::cluster::{BrokerView, Cluster, OffsetsPartitionView};
+use crate::coordinator::{Coordinator, GroupSnapshot};
+use crate::network::Message;
+use crate::protocol::{DescribedGroup, NodeId, TopicPartition};
+use crate::sort::btree_map;
 use crate::time::SimTime;
-use crate::topic::Subscription;
+use crate::topic::{Subscription, Topics};
 
 /// One consumer, as the UI draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,4 +117,251 @@ pub struct PartitionView {
     pub position: Option<i64>,
     /// Log end offset minus the committed offset (or the whole log if nothing is committed).
     pub lag: i64,
+}
+
+impl Simulation {
+    /// The broker whose coordinator the views show: the group partition's leader, or the last one
+    /// while the partition is offline.
+    fn coordinator_index(&self) -> usize {
+        let node = self.cluster.group_leader().unwrap_or(self.last_coordinator);
+        self.broker_index(node).unwrap_or(0)
+    }
+
+    /// The group id.
+    pub fn group_id(&self) -> &str {
+        &self.group_id
+    }
+
+    /// The event log so far (as kept by the [`LogLevel`](super::LogLevel)).
+    pub fn log(&self) -> &[SimEvent] {
+        &self.log
+    }
+
+    /// Takes the kept log out of the simulation, leaving it empty; sequence numbers go on from
+    /// where they were. The simulation never reads its own log, so a copy made meanwhile (a
+    /// snapshot for the playground's timeline) costs the state alone, not the history.
+    pub fn take_log(&mut self) -> Vec<SimEvent> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Puts a log back: the one [`Simulation::take_log`] took, or the part of it up to the
+    /// simulation's time (a restored snapshot). The caller keeps it consistent with
+    /// [`Simulation::events_emitted`]; new events are appended after it.
+    pub fn put_log(&mut self, log: Vec<SimEvent>) {
+        self.log = log;
+    }
+
+    /// The number of events emitted so far (including those the log level did not keep).
+    pub fn events_emitted(&self) -> u64 {
+        self.next_seq - 1
+    }
+
+    /// The group's coordinator: the coordinator of the broker leading the group's partition (of
+    /// the last leader while the partition is offline; a crashed broker's coordinator is empty).
+    pub fn coordinator(&self) -> &Coordinator {
+        &self.brokers[self.coordinator_index()].coordinator
+    }
+
+    /// A broker's coordinator.
+    pub fn broker_coordinator(&self, broker: NodeId) -> Option<&Coordinator> {
+        self.broker_index(broker).map(|i| &self.brokers[i].coordinator)
+    }
+
+    /// The cluster: brokers, placement, the group partition's replicas.
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    /// Every broker, as the UI draws it (alive, slowed, the partitions it leads and holds).
+    pub fn brokers(&self) -> Vec<BrokerView> {
+        self.cluster.brokers()
+    }
+
+    /// The group's `__consumer_offsets` partition: leader, replicas with their LEO, ISR and HW
+    /// (drawn next to [`Simulation::group`]).
+    pub fn offsets_partition(&self) -> OffsetsPartitionView {
+        self.cluster.offsets_partition()
+    }
+
+    /// What DescribeGroups says about the group.
+    pub fn group(&self) -> DescribedGroup {
+        self.coordinator().describe_group(&self.group_id)
+    }
+
+    /// Everything the coordinator knows about the group (timers, pending members, offsets, ...).
+    pub fn group_snapshot(&self) -> Option<GroupSnapshot> {
+        self.coordinator().group_snapshot(&self.group_id)
+    }
+
+    /// The group's committed offsets.
+    pub fn committed_offsets(&self) -> BTreeMap<TopicPartition, i64> {
+        btree_map(
+            self.coordinator()
+                .committed_offsets(&self.group_id)
+                .into_iter()
+                .map(|(tp, c)| (tp, c.offset)),
+        )
+    }
+
+    /// Every message in flight, by arrival time.
+    pub fn messages_in_flight(&self) -> Vec<Message> {
+        self.network.in_flight().cloned().collect()
+    }
+
+    /// The cluster's topics.
+    pub fn topic_registry(&self) -> &Topics {
+        &self.topics
+    }
+
+    /// The names of the consumers, in the order they were added.
+    pub fn consumer_names(&self) -> Vec<String> {
+        self.consumers
+            .iter()
+            .map(|c| c.consumer.name().to_owned())
+            .collect()
+    }
+
+    /// The name of the consumer whose current member id is `member_id`.
+    pub fn consumer_named_by_member(&self, member_id: &str) -> Option<String> {
+        self.consumers
+            .iter()
+            .find(|c| c.consumer.member_id() == member_id)
+            .map(|c| c.consumer.name().to_owned())
+    }
+
+    /// A consumer's state machine (read-only).
+    pub fn consumer(&self, name: &str) -> Option<&Consumer> {
+        self.consumer_index(name).map(|i| &self.consumers[i].consumer)
+    }
+
+    /// Every consumer, as the UI draws it.
+    pub fn consumers(&self) -> Vec<ConsumerView> {
+        let snapshot = self.group_snapshot();
+        let committed = self.committed_offsets();
+        self.consumers
+            .iter()
+            .map(|slot| {
+                let c = &slot.consumer;
+                let session_deadline = snapshot.as_ref().and_then(|s| {
+                    s.members
+                        .iter()
+                        .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
+                        .and_then(|m| m.session_deadline.map(|(t, _)| t))
+                });
+                let running = c.lifecycle().is_running();
+                ConsumerView {
+                    name: c.name().to_owned(),
+                    client_id: c.config().client_id.clone(),
+                    group_instance_id: c.config().group_instance_id.clone(),
+                    member_id: c.member_id().to_owned(),
+                    generation: c.generation(),
+                    member_state: c.member_state(),
+                    client_state: c.client_state(),
+                    revoking: c.revoking().to_vec(),
+                    lifecycle: c.lifecycle().clone(),
+                    protocol: c.protocol(),
+                    assignors: c.config().assignors.clone(),
+                    subscription: c.config().subscription.clone(),
+                    subscribed_topics: c.subscribed_topics().to_vec(),
+                    is_leader: c.is_leader(),
+                    rejoin_needed: c.rejoin_needed(),
+                    coordinator: c.coordinator(),
+                    in_poll: c.in_poll(),
+                    processing: c.processing().cloned(),
+                    paused: c.paused(),
+                    partitions: c
+                        .owned()
+                        .iter()
+                        .map(|tp| {
+                            let position = c.positions().get(tp).copied();
+                            let leo = self.topics.log_end_offset(tp, self.now);
+                            ConsumerPartitionView {
+                                partition: tp.clone(),
+                                position,
+                                processed: c.processed_offsets().get(tp).copied(),
+                                committed: committed.get(tp).copied(),
+                                log_end_offset: leo,
+                                lag: leo.zip(position).map(|(l, p)| (l - p).max(0)),
+                            }
+                        })
+                        .collect(),
+                    session_deadline,
+                    client_session_deadline: if running {
+                        c.client_session_deadline()
+                    } else {
+                        None
+                    },
+                    next_heartbeat: if running { c.next_heartbeat() } else { None },
+                    poll_deadline: if running { c.poll_deadline() } else { None },
+                    records_processed: c.records_processed(),
+                    duplicates: slot.duplicates,
+                }
+            })
+            .collect()
+    }
+
+    /// Every topic with its partitions and their owners.
+    pub fn topics(&self) -> Vec<TopicView> {
+        let committed = self.committed_offsets();
+        self.topics
+            .iter()
+            .map(|t| TopicView {
+                name: t.name.clone(),
+                records_per_sec: t.records_per_sec,
+                partitions: (0..t.partitions())
+                    .map(|p| {
+                        let tp = TopicPartition::new(t.name.clone(), p);
+                        let owners: Vec<&Consumer> = self
+                            .consumers
+                            .iter()
+                            .map(|s| &s.consumer)
+                            .filter(|c| c.lifecycle().is_running() && c.owned().contains(&tp))
+                            .collect();
+                        let leo = t.log_end_offset(p, self.now).unwrap_or(0);
+                        let c = committed.get(&tp).copied();
+                        PartitionView {
+                            partition: p,
+                            log_end_offset: leo,
+                            committed: c,
+                            owners: owners.iter().map(|c| c.name().to_owned()).collect(),
+                            position: owners.first().and_then(|c| c.positions().get(&tp).copied()),
+                            lag: (leo - c.unwrap_or(0)).max(0),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The partitions each running consumer owns, by consumer name.
+    pub fn owners(&self) -> BTreeMap<String, Vec<TopicPartition>> {
+        self.consumers
+            .iter()
+            .filter(|s| s.consumer.lifecycle().is_running())
+            .map(|s| {
+                (
+                    s.consumer.name().to_owned(),
+                    s.consumer.owned().iter().cloned().collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// Duplicates processed by each consumer.
+    pub fn duplicates(&self) -> BTreeMap<String, u64> {
+        btree_map(
+            self.consumers
+                .iter()
+                .map(|s| (s.consumer.name().to_owned(), s.duplicates)),
+        )
+    }
+
+    /// Whether every offset below `upto` of `partition` has been processed at least once.
+    pub fn processed_through(&self, partition: &TopicPartition, upto: i64) -> bool {
+        self.processed
+            .get(partition.topic.as_str())
+            .and_then(|m| m.get(&partition.partition))
+            .is_some_and(|r| r.covers(upto))
+            || upto <= 0
+    }
 }

@@ -8,13 +8,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::coordinator::records::Record;
-use crate::coordinator::timers::{TimerKey, TimerKind};
 use crate::protocol::{
     ConnectionId, ConsumerAssignment, ConsumerSubscription, ErrorCode, GroupState, JoinGroupProtocol, NodeId,
     OffsetCommitPartition, Request, Response, TopicPartition,
 };
 use crate::time::SimTime;
+
+use super::records::Record;
+use super::timers::{TimerKey, TimerKind};
 
 /// One entry of the event log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
