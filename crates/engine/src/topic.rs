@@ -15,6 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::TopicPartition;
+use crate::scenario::MAX_PARTITIONS;
 use crate::sort::{btree_map, sort};
 use crate::time::SimTime;
 
@@ -64,7 +65,7 @@ impl Topic {
     fn produced_since_epoch(&self, now: SimTime) -> u64 {
         let ms = now.saturating_since(self.epoch).as_millis();
         // u128 so that an hour at a million records per second cannot overflow.
-        ((ms as u128 * self.records_per_sec as u128) / 1000) as u64
+        u64::try_from(ms as u128 * self.records_per_sec as u128 / 1000).unwrap_or(u64::MAX)
     }
 
     /// The log end offset (the offset of the next record to be written) of `partition` at `now`.
@@ -82,7 +83,7 @@ impl Topic {
         } else {
             0
         };
-        Some(self.base[p] + count as i64)
+        Some(self.base[p].saturating_add(i64::try_from(count).unwrap_or(i64::MAX)))
     }
 
     /// Freezes the current log end offsets into the base (before the partition count or rate
@@ -115,7 +116,8 @@ impl Topics {
         Self::default()
     }
 
-    /// Creates a topic. Returns `false` (and changes nothing) if it exists or `partitions < 1`.
+    /// Creates a topic. Returns `false` (and changes nothing) if it exists or `partitions` is not in
+    /// `1..=MAX_PARTITIONS` ([`crate::scenario::MAX_PARTITIONS`]).
     pub fn create(
         &mut self,
         name: &str,
@@ -124,7 +126,7 @@ impl Topics {
         initial_records: i64,
         now: SimTime,
     ) -> bool {
-        if partitions < 1 || self.topics.contains_key(name) {
+        if !(1..=MAX_PARTITIONS).contains(&partitions) || self.topics.contains_key(name) {
             return false;
         }
         self.topics.insert(
@@ -140,12 +142,13 @@ impl Topics {
     }
 
     /// Grows a topic to `partitions` partitions (Kafka can only add partitions). Returns `false` if
-    /// the topic is missing or `partitions` is not larger.
+    /// the topic is missing or `partitions` is not larger (or above
+    /// [`crate::scenario::MAX_PARTITIONS`]).
     pub fn add_partitions(&mut self, name: &str, partitions: i32, now: SimTime) -> bool {
         let Some(t) = self.topics.get_mut(name) else {
             return false;
         };
-        if partitions <= t.partitions() {
+        if partitions <= t.partitions() || partitions > MAX_PARTITIONS {
             return false;
         }
         t.rebase(now);
