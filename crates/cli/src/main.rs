@@ -1,7 +1,8 @@
 //! `rebalance-sim`: the engine on the command line.
 //!
 //! Each subcommand lives in its own module; `main` only dispatches and maps outcomes to exit codes
-//! (0 success, 1 runtime failure, 2 bad usage or bad input).
+//! (0 success, 1 runtime failure such as an unwritable output, 2 bad usage or bad input, 3 the
+//! reader of the output went away: a broken pipe, reported by no message).
 
 use std::process::ExitCode;
 
@@ -21,7 +22,20 @@ commands:
 ";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `std::env::args` panics on an argument that is not UTF-8; every argument here is text.
+    let mut args: Vec<String> = Vec::new();
+    for (i, a) in std::env::args_os().enumerate().skip(1) {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(raw) => {
+                eprintln!(
+                    "rebalance-sim: argument {i} is not valid UTF-8 ({:?}); arguments must be text",
+                    raw.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let Some((command, rest)) = args.split_first() else {
         eprint!("{USAGE}");
         return ExitCode::from(2);

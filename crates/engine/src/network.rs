@@ -233,12 +233,12 @@ impl Network {
         let c = &self.config;
         let mut latency = c.latency_ms;
         if c.jitter_ms > 0 {
-            latency += self.rng.below_or_equal(c.jitter_ms);
+            latency = latency.saturating_add(self.rng.below_or_equal(c.jitter_ms));
         }
         let fault = if c.drop_probability > 0.0 && self.rng.chance(c.drop_probability) {
             Some(Fault::Dropped)
         } else if c.delay_probability > 0.0 && self.rng.chance(c.delay_probability) {
-            latency += c.delay_ms;
+            latency = latency.saturating_add(c.delay_ms);
             Some(Fault::Delayed { extra_ms: c.delay_ms })
         } else {
             None
@@ -252,7 +252,7 @@ impl Network {
             self.last_delivery.insert(key, deliver_at);
         }
         let id = self.next_id;
-        self.next_id += 1;
+        self.next_id = self.next_id.saturating_add(1);
         let msg = Message {
             id,
             from,

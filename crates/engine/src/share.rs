@@ -11,8 +11,13 @@
 //!   scenario files, so even a tiny scenario compresses well;
 //! * the CRC-32 (IEEE) covers everything before it, so a mangled link is reported as such.
 //!
-//! [`decode`] never panics and caps the decoded size at [`MAX_DECODED_BYTES`]; each failure is a
-//! distinct [`ShareError`]. The scenario is validated like a file ([`Scenario::from_json`]).
+//! [`decode`] never panics and bounds every part of its work: the string's length
+//! ([`MAX_ENCODED_CHARS`]), the declared size ([`MAX_DECODED_BYTES`], and at most
+//! [`MAX_EXPANSION`] bytes per byte of data, checked before allocating), the decompression (one
+//! pass, each token checked against the declared size). Each failure is a distinct [`ShareError`].
+//! The scenario is validated like a file ([`Scenario::from_json`]): its size, its JSON nesting
+//! ([`crate::scenario::MAX_JSON_DEPTH`], checked before parsing, so a small link cannot exhaust
+//! wasm's 1 MiB stack), and every limit of the scenario format.
 
 use std::fmt;
 
@@ -23,6 +28,11 @@ pub const PREFIX: &str = "rb1.";
 
 /// The largest scenario JSON a share string may decode to (1 MiB).
 pub const MAX_DECODED_BYTES: usize = 1 << 20;
+
+/// The most output bytes one byte of compressed data can stand for: a back-reference token is at
+/// least 2 bytes (the token and a 1-byte distance) and copies at most `MAX_MATCH` (131) bytes. A
+/// declared length beyond this ratio is refused before anything is allocated for it.
+pub const MAX_EXPANSION: u64 = MAX_MATCH.div_ceil(2) as u64;
 
 /// The longest share string accepted (a link can never need more for a 1 MiB scenario in practice;
 /// longer input is refused before any work).
@@ -222,6 +232,13 @@ pub fn decode_text(text: &str) -> Result<String, ShareError> {
             size: usize::try_from(len).unwrap_or(usize::MAX),
             limit: MAX_DECODED_BYTES,
         });
+    }
+    let packed = (body.len() - pos) as u64;
+    if len > packed * MAX_EXPANSION {
+        return Err(ShareError::Corrupt(format!(
+            "it declares {len} bytes of scenario from {packed} bytes of data, more than the format can \
+             expand ({MAX_EXPANSION} per byte)"
+        )));
     }
     let out = decompress(&body[pos..], len as usize)?;
     String::from_utf8(out).map_err(|_| ShareError::Corrupt("not UTF-8 text".into()))

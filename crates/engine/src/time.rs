@@ -41,7 +41,7 @@ impl SimDuration {
 
     /// A duration of `s` seconds.
     pub const fn from_secs(s: u64) -> Self {
-        Self(s * 1000)
+        Self(s.saturating_mul(1000))
     }
 
     /// The duration in milliseconds.
@@ -60,6 +60,14 @@ impl Add<SimDuration> for SimTime {
 impl AddAssign<SimDuration> for SimTime {
     fn add_assign(&mut self, rhs: SimDuration) {
         *self = *self + rhs;
+    }
+}
+
+impl Add for SimDuration {
+    type Output = Self;
+    /// Saturates at `u64::MAX` ms rather than wrapping.
+    fn add(self, rhs: Self) -> Self {
+        Self(self.0.saturating_add(rhs.0))
     }
 }
 
@@ -104,5 +112,10 @@ mod tests {
         assert_eq!(SimTime(u64::MAX) + SimDuration(1), SimTime(u64::MAX));
         assert_eq!(SimTime(5) - SimTime(10), SimDuration::ZERO);
         assert_eq!(SimTime(10) - SimTime(4), SimDuration(6));
+        assert_eq!(SimDuration(u64::MAX) + SimDuration(5), SimDuration(u64::MAX));
+        assert_eq!(SimDuration::from_secs(u64::MAX), SimDuration(u64::MAX));
+        let mut t = SimTime(u64::MAX - 1);
+        t += SimDuration(10);
+        assert_eq!(t, SimTime(u64::MAX));
     }
 }

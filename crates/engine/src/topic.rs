@@ -5,8 +5,9 @@
 //! of a partition is computed from the clock on demand, so producing costs nothing per record: no
 //! event, no timer.
 //!
-//! Subscriptions are a list of topics or a pattern ([`Pattern`], a small regular-expression subset
-//! matched against the whole topic name, as Java's `Pattern.matcher(topic).matches()`).
+//! Subscriptions are a list of topics or a pattern ([`Pattern`]: the part of Java's regular
+//! expressions that RE2/J and regex-lite share, matched in linear time against the whole topic name,
+//! as Java's `Pattern.matcher(topic).matches()`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -14,6 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::TopicPartition;
+use crate::scenario::MAX_PARTITIONS;
 use crate::sort::{btree_map, sort};
 use crate::time::SimTime;
 
@@ -63,7 +65,7 @@ impl Topic {
     fn produced_since_epoch(&self, now: SimTime) -> u64 {
         let ms = now.saturating_since(self.epoch).as_millis();
         // u128 so that an hour at a million records per second cannot overflow.
-        ((ms as u128 * self.records_per_sec as u128) / 1000) as u64
+        u64::try_from(ms as u128 * self.records_per_sec as u128 / 1000).unwrap_or(u64::MAX)
     }
 
     /// The log end offset (the offset of the next record to be written) of `partition` at `now`.
@@ -81,7 +83,7 @@ impl Topic {
         } else {
             0
         };
-        Some(self.base[p] + count as i64)
+        Some(self.base[p].saturating_add(i64::try_from(count).unwrap_or(i64::MAX)))
     }
 
     /// Freezes the current log end offsets into the base (before the partition count or rate
@@ -114,7 +116,8 @@ impl Topics {
         Self::default()
     }
 
-    /// Creates a topic. Returns `false` (and changes nothing) if it exists or `partitions < 1`.
+    /// Creates a topic. Returns `false` (and changes nothing) if it exists or `partitions` is not in
+    /// `1..=MAX_PARTITIONS` ([`crate::scenario::MAX_PARTITIONS`]).
     pub fn create(
         &mut self,
         name: &str,
@@ -123,7 +126,7 @@ impl Topics {
         initial_records: i64,
         now: SimTime,
     ) -> bool {
-        if partitions < 1 || self.topics.contains_key(name) {
+        if !(1..=MAX_PARTITIONS).contains(&partitions) || self.topics.contains_key(name) {
             return false;
         }
         self.topics.insert(
@@ -139,12 +142,13 @@ impl Topics {
     }
 
     /// Grows a topic to `partitions` partitions (Kafka can only add partitions). Returns `false` if
-    /// the topic is missing or `partitions` is not larger.
+    /// the topic is missing or `partitions` is not larger (or above
+    /// [`crate::scenario::MAX_PARTITIONS`]).
     pub fn add_partitions(&mut self, name: &str, partitions: i32, now: SimTime) -> bool {
         let Some(t) = self.topics.get_mut(name) else {
             return false;
         };
-        if partitions <= t.partitions() {
+        if partitions <= t.partitions() || partitions > MAX_PARTITIONS {
             return false;
         }
         t.rebase(now);
@@ -231,45 +235,68 @@ impl fmt::Display for Subscription {
 }
 
 // ------------------------------------------------------------------------------------------------
-// A small regular-expression subset
+// Topic patterns
 // ------------------------------------------------------------------------------------------------
 
-/// A regular expression from a small subset of Java's syntax, matched against a whole string:
-/// literals, `.`, classes `[a-z0-9_]` and `[^...]`, the escapes `\d`, `\w`, `\.` (any escaped
-/// character is literal), groups `( )`, alternation `|`, and the quantifiers `*`, `+`, `?`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The longest pattern accepted, in characters.
+pub const MAX_PATTERN_CHARS: usize = 1_000;
+
+/// The deepest nesting of groups `( )` and classes `[ ]` accepted.
+pub const MAX_PATTERN_NESTING: usize = 32;
+
+/// The most memory the compiled pattern may take (regex-lite's `size_limit`, in bytes): it bounds
+/// counted repetitions such as `a{1000}{1000}` and the work of each match.
+pub const MAX_PATTERN_COMPILED_BYTES: usize = 64 * 1024;
+
+/// A topic pattern, matched against the whole topic name like Java's
+/// `Pattern.compile(p).matcher(topic).matches()`, in time linear in the name (regex-lite's
+/// automaton: no backtracking, no recursion while matching).
+///
+/// The syntax is the part of Java's `java.util.regex.Pattern` that RE2/J (which the broker uses for
+/// KIP-848's `SubscribedTopicRegex`) and regex-lite read the same way:
+///
+/// * literals; `.`; classes `[a-z0-9_]`, `[^...]`, nested `[a[bc]]`; `\d \D \s \S \w \W` (ASCII, as
+///   Java's defaults); the escapes `\t \n \r \f \a \xhh \x{h...}`; a backslash before any other
+///   non-alphabetic character makes it literal (`\.`, `\-`, `\_`, `\<`), as in Java; `\Q...\E`
+///   quotes;
+/// * groups `( )`, `(?: )`, `(?<name> )`; alternation `|`; quantifiers `* + ? {n} {n,} {n,m}` and
+///   their lazy forms (`*?`, ...); anchors `^ $ \A \z \b \B`; the flags `(?i)`, `(?s)`, `(?m)`.
+///
+/// Rejected with a message, rather than read differently from Java: possessive quantifiers
+/// (`a*+`) and stacked ones, back-references (`\1`), look-around, atomic groups, `\p{...}`,
+/// class intersection `&&`, POSIX classes `[[:alpha:]]` (a plain set of characters in Java),
+/// `(?x)`, and every other alphabetic escape (`\h`, `\v`, `\R`, `\Z`, `\u0041`, ...).
+///
+/// Limits: [`MAX_PATTERN_CHARS`], [`MAX_PATTERN_NESTING`], [`MAX_PATTERN_COMPILED_BYTES`].
+#[derive(Clone, Debug)]
 pub struct Pattern {
-    alternatives: Vec<Vec<Node>>,
+    source: String,
+    regex: regex_lite::Regex,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Node {
-    Char(char),
-    Any,
-    Class {
-        ranges: Vec<(char, char)>,
-        negated: bool,
-    },
-    Group(Vec<Vec<Node>>),
-    Repeat {
-        node: Box<Node>,
-        min: u32,
-        max: Option<u32>,
-    },
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
 }
+
+impl Eq for Pattern {}
 
 /// Why a pattern could not be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternError {
-    /// The character position (0-based) where parsing failed.
-    pub position: usize,
+    /// The character position (0-based) where parsing failed, when known.
+    pub position: Option<usize>,
     /// What is wrong.
     pub message: String,
 }
 
 impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at character {}", self.message, self.position)
+        match self.position {
+            Some(p) => write!(f, "{} at character {p}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
@@ -278,199 +305,270 @@ impl std::error::Error for PatternError {}
 impl Pattern {
     /// Parses `source`.
     pub fn new(source: &str) -> Result<Self, PatternError> {
-        let chars: Vec<char> = source.chars().collect();
-        let mut pos = 0;
-        let alternatives = parse_alternatives(&chars, &mut pos)?;
-        if pos != chars.len() {
+        let n = source.chars().count();
+        if n > MAX_PATTERN_CHARS {
             return Err(PatternError {
-                position: pos,
-                message: "unbalanced `)`".into(),
+                position: None,
+                message: format!("the pattern is {n} characters long (at most {MAX_PATTERN_CHARS})"),
             });
         }
-        Ok(Self { alternatives })
+        let translated = translate(source)?;
+        let build = |p: &str| {
+            regex_lite::RegexBuilder::new(p)
+                .size_limit(MAX_PATTERN_COMPILED_BYTES)
+                // Backstop only: `translate` has bounded groups and classes; each level may add a
+                // repetition and a capture to the parser's count.
+                .nest_limit((3 * MAX_PATTERN_NESTING + 8) as u32)
+                .build()
+        };
+        let lite_error = |e: regex_lite::Error| {
+            let m = e.to_string();
+            PatternError {
+                position: None,
+                message: if m.contains("size limit") {
+                    format!(
+                        "the pattern compiles to more than {MAX_PATTERN_COMPILED_BYTES} bytes (repetition counts \
+                         multiply; use fewer or smaller ones)"
+                    )
+                } else if m.contains("nesting") {
+                    format!("the pattern nests too deeply (at most {MAX_PATTERN_NESTING} levels)")
+                } else {
+                    m
+                },
+            }
+        };
+        // The pattern alone first: `\A(?:` + `a)|(b` + `)\z` would otherwise balance.
+        build(&translated).map_err(lite_error)?;
+        let regex = build(&format!(r"\A(?:{translated})\z")).map_err(lite_error)?;
+        Ok(Self {
+            source: source.to_owned(),
+            regex,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
     }
 
     /// Whether the whole of `s` matches.
     pub fn matches(&self, s: &str) -> bool {
-        let chars: Vec<char> = s.chars().collect();
-        match_alternatives(&self.alternatives, &chars, 0, &mut |j| j == chars.len())
+        self.regex.is_match(s)
     }
 }
 
-fn err(position: usize, message: &str) -> PatternError {
+fn err(position: usize, message: impl Into<String>) -> PatternError {
     PatternError {
-        position,
+        position: Some(position),
         message: message.into(),
     }
 }
 
-fn parse_alternatives(c: &[char], pos: &mut usize) -> Result<Vec<Vec<Node>>, PatternError> {
-    let mut alts = vec![parse_sequence(c, pos)?];
-    while *pos < c.len() && c[*pos] == '|' {
-        *pos += 1;
-        alts.push(parse_sequence(c, pos)?);
-    }
-    Ok(alts)
-}
+/// Java's escapes that regex-lite reads the same way.
+const SAME_ESCAPES: &str = "tnrfadDsSwWbBAzx";
 
-fn parse_sequence(c: &[char], pos: &mut usize) -> Result<Vec<Node>, PatternError> {
-    let mut seq = Vec::new();
-    while *pos < c.len() && c[*pos] != '|' && c[*pos] != ')' {
-        let start = *pos;
-        let atom = match c[*pos] {
-            '(' => {
-                *pos += 1;
-                let inner = parse_alternatives(c, pos)?;
-                if *pos >= c.len() || c[*pos] != ')' {
-                    return Err(err(start, "unclosed `(`"));
+/// Checks the pattern against the supported subset (see [`Pattern`]) and rewrites it for
+/// regex-lite: literal escapes become `\x{..}`, `\Q...\E` becomes a run of them. Bounded: one pass,
+/// no recursion.
+fn translate(source: &str) -> Result<String, PatternError> {
+    let c: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len() + 16);
+    let hex = |out: &mut String, ch: char| out.push_str(&format!("\\x{{{:X}}}", ch as u32));
+    // Open groups and classes, innermost last: `(` or `[`.
+    let mut open: Vec<(char, usize)> = Vec::new();
+    // 0: nothing to quantify; 1: an atom; 2: a quantifier; 3: a lazy quantifier.
+    let mut state = 0u8;
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        let in_class = open.last().is_some_and(|&(k, _)| k == '[');
+        if ch == '\\' {
+            let Some(&e) = c.get(i + 1) else {
+                return Err(err(i, "trailing `\\`"));
+            };
+            if e == 'Q' {
+                let mut j = i + 2;
+                while j < c.len() && !(c[j] == '\\' && c.get(j + 1) == Some(&'E')) {
+                    hex(&mut out, c[j]);
+                    j += 1;
                 }
-                *pos += 1;
-                Node::Group(inner)
-            }
-            '[' => parse_class(c, pos)?,
-            '.' => {
-                *pos += 1;
-                Node::Any
-            }
-            '\\' => {
-                *pos += 1;
-                let Some(&e) = c.get(*pos) else {
-                    return Err(err(start, "trailing `\\`"));
-                };
-                *pos += 1;
-                escape(e)
-            }
-            '*' | '+' | '?' => return Err(err(start, "quantifier without anything to repeat")),
-            '{' | '}' | '^' | '$' => return Err(err(start, "unsupported character (escape it with `\\`)")),
-            ch => {
-                *pos += 1;
-                Node::Char(ch)
-            }
-        };
-        let mut node = atom;
-        while *pos < c.len() && matches!(c[*pos], '*' | '+' | '?') {
-            let (min, max) = match c[*pos] {
-                '*' => (0, None),
-                '+' => (1, None),
-                _ => (0, Some(1)),
-            };
-            *pos += 1;
-            node = Node::Repeat {
-                node: Box::new(node),
-                min,
-                max,
-            };
-        }
-        seq.push(node);
-    }
-    Ok(seq)
-}
-
-fn escape(e: char) -> Node {
-    match e {
-        'd' => Node::Class {
-            ranges: vec![('0', '9')],
-            negated: false,
-        },
-        'w' => Node::Class {
-            ranges: vec![('a', 'z'), ('A', 'Z'), ('0', '9'), ('_', '_')],
-            negated: false,
-        },
-        other => Node::Char(other),
-    }
-}
-
-fn parse_class(c: &[char], pos: &mut usize) -> Result<Node, PatternError> {
-    let start = *pos;
-    *pos += 1; // '['
-    let negated = c.get(*pos) == Some(&'^');
-    if negated {
-        *pos += 1;
-    }
-    let mut ranges = Vec::new();
-    let mut first = true;
-    loop {
-        let Some(&ch) = c.get(*pos) else {
-            return Err(err(start, "unclosed `[`"));
-        };
-        if ch == ']' && !first {
-            *pos += 1;
-            break;
-        }
-        first = false;
-        let lo = if ch == '\\' {
-            *pos += 1;
-            let Some(&e) = c.get(*pos) else {
-                return Err(err(start, "unclosed `[`"));
-            };
-            if let Node::Class { ranges: r, .. } = escape(e) {
-                ranges.extend(r);
-                *pos += 1;
+                if !in_class && j > i + 2 {
+                    state = 1;
+                }
+                i = if j < c.len() { j + 2 } else { j };
                 continue;
             }
-            e
-        } else {
-            ch
-        };
-        *pos += 1;
-        if c.get(*pos) == Some(&'-') && c.get(*pos + 1).is_some_and(|&n| n != ']') {
-            let hi = c[*pos + 1];
-            if hi < lo {
-                return Err(err(*pos, "range out of order"));
+            if e.is_ascii_digit() {
+                return Err(err(
+                    i,
+                    format!("`\\{e}` (a back-reference or octal escape) is not supported"),
+                ));
             }
-            ranges.push((lo, hi));
-            *pos += 2;
-        } else {
-            ranges.push((lo, lo));
+            if !e.is_alphabetic() {
+                hex(&mut out, e);
+            } else if SAME_ESCAPES.contains(e) {
+                out.push('\\');
+                out.push(e);
+            } else {
+                return Err(err(i, format!("the escape `\\{e}` is not supported")));
+            }
+            i += 2;
+            if !in_class {
+                state = 1;
+            }
+            continue;
         }
+        if in_class {
+            match ch {
+                '[' => {
+                    if c.get(i + 1) == Some(&':') {
+                        return Err(err(
+                            i,
+                            "POSIX classes `[[:name:]]` are not supported (Java reads them as a set of characters)",
+                        ));
+                    }
+                    open.push(('[', i));
+                    if open.len() > MAX_PATTERN_NESTING {
+                        return Err(err(
+                            i,
+                            format!(
+                                "groups and classes nest too deeply (at most {MAX_PATTERN_NESTING} levels)"
+                            ),
+                        ));
+                    }
+                    out.push('[');
+                    i += 1;
+                    i = class_start(&c, i, &mut out);
+                    continue;
+                }
+                ']' => {
+                    open.pop();
+                    state = 1;
+                }
+                '&' if c.get(i + 1) == Some(&'&') => {
+                    return Err(err(i, "class intersection `&&` is not supported"));
+                }
+                _ => {}
+            }
+            out.push(ch);
+            i += 1;
+            continue;
+        }
+        match ch {
+            '(' | '[' => {
+                open.push((ch, i));
+                if open.len() > MAX_PATTERN_NESTING {
+                    return Err(err(
+                        i,
+                        format!("groups and classes nest too deeply (at most {MAX_PATTERN_NESTING} levels)"),
+                    ));
+                }
+                out.push(ch);
+                i += 1;
+                if ch == '[' {
+                    i = class_start(&c, i, &mut out);
+                } else {
+                    state = 0;
+                    if c.get(i) == Some(&'?') {
+                        // `(?flags)`, `(?flags:`, `(?<name>`, `(?P<name>`; anything else (look-around,
+                        // atomic groups) is left to regex-lite, which refuses it.
+                        out.push('?');
+                        i += 1;
+                        if c.get(i) == Some(&'P') && c.get(i + 1) == Some(&'<') {
+                            out.push('P');
+                            i += 1;
+                        }
+                        if c.get(i) == Some(&'<') && !matches!(c.get(i + 1), Some('=' | '!')) {
+                            while i < c.len() && c[i] != '>' {
+                                out.push(c[i]);
+                                i += 1;
+                            }
+                        } else {
+                            while i < c.len() && (c[i].is_ascii_alphabetic() || c[i] == '-') {
+                                // Refuse `x`, whose comments this check cannot follow.
+                                if c[i] == 'x' {
+                                    return Err(err(i, "the flag `x` (comments mode) is not supported"));
+                                }
+                                out.push(c[i]);
+                                i += 1;
+                            }
+                            if c.get(i) == Some(&')') {
+                                // `(?i)` sets flags; it opens no group.
+                                open.pop();
+                                out.push(')');
+                                i += 1;
+                            }
+                        }
+                        if matches!(c.get(i), Some(':' | '>')) {
+                            out.push(c[i]);
+                            i += 1;
+                        }
+                    }
+                }
+                continue;
+            }
+            ')' => {
+                match open.pop() {
+                    Some(('(', _)) => {}
+                    _ => return Err(err(i, "unbalanced `)`")),
+                }
+                state = 1;
+            }
+            '|' => state = 0,
+            '*' | '+' | '?' => match (state, ch) {
+                (0, _) => return Err(err(i, "quantifier without anything to repeat")),
+                (1, _) => state = 2,
+                (2, '?') => state = 3,
+                (2, '+') => {
+                    return Err(err(
+                        i,
+                        "possessive quantifiers (`*+`, `++`, `?+`) are not supported",
+                    ))
+                }
+                _ => return Err(err(i, "a quantifier cannot follow another quantifier")),
+            },
+            '{' => {
+                // A counted repetition `{n}`, `{n,}` or `{n,m}`; anything else is left to regex-lite.
+                let mut j = i + 1;
+                while j < c.len() && (c[j].is_ascii_digit() || c[j] == ',') {
+                    j += 1;
+                }
+                if j > i + 1 && c.get(j) == Some(&'}') {
+                    match state {
+                        0 => return Err(err(i, "quantifier without anything to repeat")),
+                        1 => state = 2,
+                        _ => return Err(err(i, "a quantifier cannot follow another quantifier")),
+                    }
+                    out.extend(&c[i..=j]);
+                    i = j + 1;
+                    continue;
+                }
+                state = 1;
+            }
+            '^' | '$' => state = 0,
+            _ => state = 1,
+        }
+        out.push(ch);
+        i += 1;
     }
-    Ok(Node::Class { ranges, negated })
-}
-
-/// Backtracking matcher in continuation-passing style: `k` is called with every position where the
-/// nodes can end; the match succeeds if `k` accepts one.
-fn match_alternatives(alts: &[Vec<Node>], s: &[char], i: usize, k: &mut dyn FnMut(usize) -> bool) -> bool {
-    alts.iter().any(|seq| match_seq(seq, s, i, k))
-}
-
-fn match_seq(seq: &[Node], s: &[char], i: usize, k: &mut dyn FnMut(usize) -> bool) -> bool {
-    let Some((first, rest)) = seq.split_first() else {
-        return k(i);
-    };
-    match_node(first, s, i, &mut |j| match_seq(rest, s, j, k))
-}
-
-fn match_node(node: &Node, s: &[char], i: usize, k: &mut dyn FnMut(usize) -> bool) -> bool {
-    match node {
-        Node::Char(c) => s.get(i) == Some(c) && k(i + 1),
-        Node::Any => i < s.len() && k(i + 1),
-        Node::Class { ranges, negated } => match s.get(i) {
-            Some(&c) => (ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated) && k(i + 1),
-            None => false,
-        },
-        Node::Group(alts) => match_alternatives(alts, s, i, k),
-        Node::Repeat { node, min, max } => match_repeat(node, *min, *max, 0, s, i, k),
+    if let Some(&(k, at)) = open.last() {
+        return Err(err(at, if k == '(' { "unclosed `(`" } else { "unclosed `[`" }));
     }
+    Ok(out)
 }
 
-fn match_repeat(
-    node: &Node,
-    min: u32,
-    max: Option<u32>,
-    done: u32,
-    s: &[char],
-    i: usize,
-    k: &mut dyn FnMut(usize) -> bool,
-) -> bool {
-    // Greedy: try one more repetition first (only if it consumes input, so `()*` terminates).
-    if max.is_none_or(|m| done < m)
-        && match_node(node, s, i, &mut |j| {
-            j > i && match_repeat(node, min, max, done + 1, s, j, k)
-        })
-    {
-        return true;
+/// After a class's `[`: copies an optional `^` and a leading `]` (a literal there), returns the
+/// position after them.
+fn class_start(c: &[char], mut i: usize, out: &mut String) -> usize {
+    if c.get(i) == Some(&'^') {
+        out.push('^');
+        i += 1;
     }
-    done >= min && k(i)
+    if c.get(i) == Some(&']') {
+        out.push_str(r"\x{5D}");
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -524,5 +622,35 @@ mod tests {
         assert!(Pattern::new("(ab").is_err());
         assert!(Pattern::new("*a").is_err());
         assert!(Pattern::new("[a-").is_err());
+    }
+
+    #[test]
+    fn java_syntax_is_kept_or_refused_never_read_differently() {
+        let m = |p: &str, s: &str| Pattern::new(p).unwrap().matches(s);
+        assert!(m(r"a\_b\-c", "a_b-c"));
+        assert!(m(r"\Qa.b\E+", "a.bbb"));
+        assert!(!m(r"\Qa.b\E", "axb"));
+        assert!(m(r"t\<1\>", "t<1>"));
+        assert!(m("(?i)orders-[a-z]{2}", "ORDERS-eu"));
+        assert!(m("a|ab", "ab"), "a full match, not the leftmost-first one");
+        assert!(m("[]a]+", "]a]"));
+        for bad in [
+            "a)|(b",
+            "a*+",
+            "a++b",
+            "a**",
+            r"(a)\1",
+            r"\h",
+            r"\Z",
+            "(?=a)",
+            "[[:alpha:]]",
+            "[a&&b]",
+            "(?x)a # c",
+            r"\p{L}",
+            "a{2}{3}",
+        ] {
+            let e = Pattern::new(bad).expect_err(bad);
+            assert!(!e.message.is_empty(), "{bad}");
+        }
     }
 }

@@ -19,6 +19,36 @@ pub(crate) fn locate(text: &str, path: &[Seg]) -> (usize, usize) {
     line_col(text, best)
 }
 
+/// The 1-based (line, column) of a byte offset.
+pub(crate) fn line_col_at(text: &str, offset: usize) -> (usize, usize) {
+    line_col(text, offset)
+}
+
+/// The byte offset of a 1-based (line, column) as serde_json counts them (columns in bytes).
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(n) => start += n + 1,
+            None => break,
+        }
+    }
+    (start + column).min(text.len())
+}
+
+/// The path of the innermost value (or object key) of `text` that reaches byte `target`: where a
+/// serde_json error at that position is. Runs on text whose nesting is already bounded.
+pub(crate) fn path_at(text: &str, target: usize) -> Vec<Seg> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    let mut path = Vec::new();
+    s.ws();
+    s.path_in_value(target, &mut path);
+    path
+}
+
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut line = 1;
     let mut col = 1;
@@ -109,6 +139,66 @@ impl Scanner<'_> {
         }
     }
 
+    /// Reads one value; returns whether `target` lies within it (then `path` points at the
+    /// innermost value or key that holds it).
+    fn path_in_value(&mut self, target: usize, path: &mut Vec<Seg>) -> bool {
+        match self.peek() {
+            Some(open @ (b'{' | b'[')) => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                self.i += 1;
+                let mut index = 0;
+                loop {
+                    self.ws();
+                    match self.peek() {
+                        None => return true,
+                        Some(c) if c == close => {
+                            self.i += 1;
+                            return target <= self.i;
+                        }
+                        _ => {}
+                    }
+                    if open == b'{' {
+                        if self.peek() != Some(b'"') {
+                            return target <= self.i;
+                        }
+                        let key = self.string();
+                        path.push(Seg::Key(key));
+                        if target <= self.i {
+                            return true;
+                        }
+                        self.ws();
+                        if self.peek() == Some(b':') {
+                            self.i += 1;
+                        }
+                        self.ws();
+                    } else {
+                        path.push(Seg::Index(index));
+                    }
+                    if self.path_in_value(target, path) {
+                        return true;
+                    }
+                    path.pop();
+                    index += 1;
+                    self.ws();
+                    if self.peek() == Some(b',') {
+                        self.i += 1;
+                    } else if self.peek() != Some(close) {
+                        return target <= self.i;
+                    }
+                }
+            }
+            _ => {
+                let start = self.i;
+                self.skip_value();
+                if self.i == start {
+                    // Not a value (serde_json stopped here): point at the enclosing one.
+                    self.i += 1;
+                }
+                target <= self.i
+            }
+        }
+    }
+
     fn string(&mut self) -> String {
         let mut out = Vec::new();
         self.i += 1; // opening quote
@@ -179,5 +269,24 @@ mod tests {
         let p = [Seg::Key("list".into()), Seg::Index(1), Seg::Key("zz".into())];
         assert_eq!(locate(text, &p), (5, 5));
         assert_eq!(locate(text, &[Seg::Key("a".into())]), (2, 8));
+    }
+
+    #[test]
+    fn finds_the_path_at_an_offset() {
+        let text = r#"{"a": 1, "list": [{"x": "s"}, {"y": true}]}"#;
+        let at = |needle: &str| path_at(text, text.find(needle).unwrap() + needle.len());
+        assert_eq!(
+            at("\"s\""),
+            [Seg::Key("list".into()), Seg::Index(0), Seg::Key("x".into())]
+        );
+        assert_eq!(
+            at("true"),
+            [Seg::Key("list".into()), Seg::Index(1), Seg::Key("y".into())]
+        );
+        assert_eq!(
+            at("\"y\""),
+            [Seg::Key("list".into()), Seg::Index(1), Seg::Key("y".into())]
+        );
+        assert_eq!(at("1"), [Seg::Key("a".into())]);
     }
 }

@@ -27,6 +27,53 @@ use locate::{locate, Seg};
 /// The only format version so far.
 pub const SCENARIO_VERSION: u32 = 1;
 
+// ------------------------------------------------------------------------------------------------
+// Limits (listed in docs/scenario-format.md, "Limits"). Every size and duration a scenario can
+// give is bounded, so that no input allocates, loops or overflows without a bound. The playground
+// UI has stricter ones of its own (`src/sharing.rs`); these are at least as large.
+// ------------------------------------------------------------------------------------------------
+
+/// The largest scenario document, in bytes (16 MiB).
+pub const MAX_SCENARIO_BYTES: usize = 16 << 20;
+/// The latest `end_ms`: 30 simulated days (a lesson runs past the default 7-day
+/// `offsets.retention.minutes`). What a run may do in that time is bounded separately (the CLI's
+/// event budget).
+pub const MAX_END_MS: u64 = 30 * 24 * 3_600_000;
+/// The most partitions a topic may have (`topics[].partitions`, `create_topic`, `add_partitions`).
+pub const MAX_PARTITIONS: i32 = 10_000;
+/// The most topics a scenario may create (`topics` plus every `create_topic`).
+pub const MAX_TOPICS: usize = 1_000;
+/// The most consumers (`consumers` plus every `add_consumer`).
+pub const MAX_CONSUMERS: usize = 1_000;
+/// The most timed actions.
+pub const MAX_ACTIONS: usize = 10_000;
+/// The most brokers (`cluster.brokers`).
+pub const MAX_BROKERS: u32 = 100;
+/// The most `__consumer_offsets` partitions (`offsets_topic_num_partitions`, `offsets_partitions`).
+pub const MAX_OFFSETS_PARTITIONS: i32 = 1_000;
+/// The fastest producer, in records per second.
+pub const MAX_RECORDS_PER_SEC: u64 = 1_000_000;
+/// The most records a partition may hold at creation (`initial_records`): with the fastest producer
+/// for [`MAX_END_MS`], offsets stay far below `i64::MAX`.
+pub const MAX_INITIAL_RECORDS: i64 = 1_000_000_000_000_000;
+/// The longest setting in ms (timeouts, intervals, delays): Kafka's settings are Java `int`s.
+pub const MAX_SETTING_MS: u64 = i32::MAX as u64;
+/// The longest one-way latency, jitter or fault delay of the network, in ms (one hour).
+pub const MAX_NETWORK_MS: u64 = 3_600_000;
+/// The largest `max_poll_records` (a Java `int`).
+pub const MAX_POLL_RECORDS: u32 = i32::MAX as u32;
+/// The longest topic name, in characters (Kafka's limit).
+pub const MAX_TOPIC_NAME_CHARS: usize = 249;
+/// The longest other name (group, consumer, client id, instance id, script), in characters.
+pub const MAX_NAME_CHARS: usize = 1_000;
+/// The longest `name` or `description` of the scenario, in characters.
+pub const MAX_TEXT_CHARS: usize = 100_000;
+/// The most entries in a list inside a consumer (`assignors`, `subscription.topics`).
+pub const MAX_LIST_ENTRIES: usize = 1_000;
+/// The deepest nesting of JSON arrays and objects in a scenario document (serde_json's own limit
+/// is 128; the scenario format needs 8).
+pub const MAX_JSON_DEPTH: usize = 64;
+
 /// A whole simulation: the world at time 0 and what happens afterwards.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -454,7 +501,35 @@ fn problem(path: Vec<Seg>, message: impl Into<String>) -> Problem {
 impl Scenario {
     /// Parses and validates a scenario.
     pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| serde_error(&e))?;
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError {
+                path: String::new(),
+                line: None,
+                column: None,
+                message: format!(
+                    "the document is {} bytes long (at most {MAX_SCENARIO_BYTES})",
+                    text.len()
+                ),
+            });
+        }
+        if let Some((offset, depth)) = too_deep(text) {
+            let (l, c) = locate::line_col_at(text, offset);
+            return Err(ScenarioError {
+                path: String::new(),
+                line: Some(l),
+                column: Some(c),
+                message: format!("arrays and objects nest {depth} deep here (at most {MAX_JSON_DEPTH})"),
+            });
+        }
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| serde_error(&e, text))?;
+        if !value.is_object() {
+            return Err(ScenarioError {
+                path: String::new(),
+                line: Some(1),
+                column: Some(1),
+                message: format!("the scenario must be a JSON object, not {}", json_kind(&value)),
+            });
+        }
         // The version first, so that a future format gets a clear message rather than a field error.
         match value.get("version") {
             None => {
@@ -478,7 +553,7 @@ impl Scenario {
             }
             _ => {}
         }
-        let scenario: Scenario = serde_json::from_str(text).map_err(|e| serde_error(&e))?;
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| serde_error(&e, text))?;
         // Raw requests: Kafka's message types accept unknown fields silently; a scenario must not.
         if let Some(actions) = value.get("actions").and_then(|a| a.as_array()) {
             for (i, (raw, spec)) in actions.iter().zip(&scenario.actions).enumerate() {
@@ -707,6 +782,7 @@ impl Scenario {
         if self.end_ms == 0 {
             ps.push(problem(vec![key("end_ms")], "must be positive"));
         }
+        self.limit_problems(&mut ps);
         let cc = self.coordinator_config();
         if cc.offsets_topic_num_partitions < 1 {
             ps.push(problem(
@@ -1002,6 +1078,7 @@ impl Scenario {
         ps: &mut Vec<Problem>,
     ) {
         let field = |f: &str| [at.to_vec(), vec![key(f)]].concat();
+        self.consumer_limit_problems(c, at, ps);
         let Some(name) = &c.name else {
             ps.push(problem(at.to_vec(), "a consumer needs a `name`"));
             return;
@@ -1065,6 +1142,14 @@ impl Scenario {
                 "must be positive",
             ));
         }
+        if cfg.request_timeout_ms == 0 {
+            // Kafka's definition accepts 0 (`atLeast(0)`), but then every request times out as it
+            // is sent and is retried forever: nothing a scenario can mean.
+            ps.push(problem(
+                blame("request_timeout_ms", c.request_timeout_ms.is_some()),
+                "must be positive (with 0 every request times out as soon as it is sent)",
+            ));
+        }
         if cfg.max_poll_records == 0 {
             ps.push(problem(
                 blame("max_poll_records", c.max_poll_records.is_some()),
@@ -1112,6 +1197,289 @@ impl Scenario {
     }
 }
 
+/// `value` must be at most `limit`.
+fn at_most<T: PartialOrd + fmt::Display>(
+    ps: &mut Vec<Problem>,
+    path: Vec<Seg>,
+    value: T,
+    limit: T,
+    what: &str,
+) {
+    if value > limit {
+        ps.push(problem(
+            path,
+            format!("{value} {what} is more than the limit ({limit})"),
+        ));
+    }
+}
+
+/// A name's length must be at most `limit` characters.
+fn name_at_most(ps: &mut Vec<Problem>, path: Vec<Seg>, name: &str, limit: usize) {
+    let n = name.chars().count();
+    if n > limit {
+        ps.push(problem(
+            path,
+            format!("the name is {n} characters long (at most {limit})"),
+        ));
+    }
+}
+
+/// A setting in ms must be at most [`MAX_SETTING_MS`].
+fn ms_at_most(ps: &mut Vec<Problem>, path: Vec<Seg>, value: u64) {
+    at_most(ps, path, value, MAX_SETTING_MS, "ms");
+}
+
+fn check_network(n: &NetworkConfig, at: &[Seg], ps: &mut Vec<Problem>) {
+    for (name, v) in [
+        ("latency_ms", n.latency_ms),
+        ("jitter_ms", n.jitter_ms),
+        ("delay_ms", n.delay_ms),
+    ] {
+        at_most(
+            ps,
+            [at.to_vec(), vec![key(name)]].concat(),
+            v,
+            MAX_NETWORK_MS,
+            "ms",
+        );
+    }
+}
+
+impl Scenario {
+    /// The limits on sizes and durations (see the constants at the top of this module).
+    fn limit_problems(&self, ps: &mut Vec<Problem>) {
+        at_most(ps, vec![key("end_ms")], self.end_ms, MAX_END_MS, "ms");
+        name_at_most(ps, vec![key("group_id")], &self.group_id, MAX_NAME_CHARS);
+        if let Some(n) = &self.name {
+            name_at_most(ps, vec![key("name")], n, MAX_TEXT_CHARS);
+        }
+        if let Some(d) = &self.description {
+            name_at_most(ps, vec![key("description")], d, MAX_TEXT_CHARS);
+        }
+        let co = |f: &str| vec![key("coordinator"), key(f)];
+        let c = &self.coordinator;
+        if let Some(v) = c.group_initial_rebalance_delay_ms {
+            ms_at_most(ps, co("group_initial_rebalance_delay_ms"), v);
+        }
+        if let Some(v) = c.group_min_session_timeout_ms {
+            if v < 0 {
+                ps.push(problem(
+                    co("group_min_session_timeout_ms"),
+                    format!("{v} is negative"),
+                ));
+            }
+        }
+        if let Some(v) = c.offsets_topic_num_partitions {
+            at_most(
+                ps,
+                co("offsets_topic_num_partitions"),
+                v,
+                MAX_OFFSETS_PARTITIONS,
+                "partitions",
+            );
+        }
+        let cl = |f: &str| vec![key("cluster"), key(f)];
+        let k = &self.cluster;
+        if let Some(v) = k.brokers {
+            at_most(ps, cl("brokers"), v, MAX_BROKERS, "brokers");
+        }
+        if let Some(v) = k.offsets_partitions {
+            at_most(
+                ps,
+                cl("offsets_partitions"),
+                v,
+                MAX_OFFSETS_PARTITIONS,
+                "partitions",
+            );
+        }
+        for (f, v) in [
+            ("replica_lag_time_max_ms", k.replica_lag_time_max_ms),
+            ("replica_fetch_interval_ms", k.replica_fetch_interval_ms),
+            ("offsets_commit_timeout_ms", k.offsets_commit_timeout_ms),
+        ] {
+            if let Some(v) = v {
+                ms_at_most(ps, cl(f), v);
+            }
+        }
+        check_network(&self.network, &[key("network")], ps);
+        self.consumer_limit_problems(&self.client_defaults, &[key("client_defaults")], ps);
+        let created = self
+            .actions
+            .iter()
+            .filter(|a| matches!(a, ActionSpec::CreateTopic { .. }))
+            .count();
+        at_most(
+            ps,
+            vec![key("topics")],
+            self.topics.len() + created,
+            MAX_TOPICS,
+            "topics (with create_topic actions)",
+        );
+        for (i, t) in self.topics.iter().enumerate() {
+            let at = |f: &str| vec![key("topics"), Seg::Index(i), key(f)];
+            name_at_most(ps, at("name"), &t.name, MAX_TOPIC_NAME_CHARS);
+            at_most(ps, at("partitions"), t.partitions, MAX_PARTITIONS, "partitions");
+            at_most(
+                ps,
+                at("records_per_sec"),
+                t.records_per_sec,
+                MAX_RECORDS_PER_SEC,
+                "records per second",
+            );
+            check_initial_records(ps, at("initial_records"), t.initial_records);
+        }
+        let added = self
+            .actions
+            .iter()
+            .filter(|a| matches!(a, ActionSpec::AddConsumer { .. }))
+            .count();
+        at_most(
+            ps,
+            vec![key("consumers")],
+            self.consumers.len() + added,
+            MAX_CONSUMERS,
+            "consumers (with add_consumer actions)",
+        );
+        at_most(
+            ps,
+            vec![key("actions")],
+            self.actions.len(),
+            MAX_ACTIONS,
+            "actions",
+        );
+        for (i, a) in self.actions.iter().enumerate() {
+            let at = |f: &str| vec![key("actions"), Seg::Index(i), key(f)];
+            match a {
+                ActionSpec::Pause {
+                    duration_ms: Some(d), ..
+                }
+                | ActionSpec::SlowBroker {
+                    duration_ms: Some(d), ..
+                } => {
+                    at_most(ps, at("duration_ms"), *d, MAX_END_MS, "ms");
+                }
+                ActionSpec::CoordinatorFailover { duration_ms, .. } => {
+                    at_most(ps, at("duration_ms"), *duration_ms, MAX_END_MS, "ms");
+                }
+                _ => {}
+            }
+            match a {
+                ActionSpec::CreateTopic {
+                    topic,
+                    partitions,
+                    records_per_sec,
+                    initial_records,
+                    ..
+                } => {
+                    name_at_most(ps, at("topic"), topic, MAX_TOPIC_NAME_CHARS);
+                    at_most(ps, at("partitions"), *partitions, MAX_PARTITIONS, "partitions");
+                    at_most(
+                        ps,
+                        at("records_per_sec"),
+                        *records_per_sec,
+                        MAX_RECORDS_PER_SEC,
+                        "records per second",
+                    );
+                    check_initial_records(ps, at("initial_records"), *initial_records);
+                }
+                ActionSpec::AddPartitions { partitions, .. } => {
+                    at_most(ps, at("partitions"), *partitions, MAX_PARTITIONS, "partitions");
+                }
+                ActionSpec::SetProduceRate { records_per_sec, .. } => {
+                    at_most(
+                        ps,
+                        at("records_per_sec"),
+                        *records_per_sec,
+                        MAX_RECORDS_PER_SEC,
+                        "records per second",
+                    );
+                }
+                ActionSpec::SetNetwork { network, .. } => {
+                    check_network(network, &[key("actions"), Seg::Index(i), key("network")], ps);
+                }
+                ActionSpec::SlowBroker {
+                    fetch_interval_ms, ..
+                } => {
+                    ms_at_most(ps, at("fetch_interval_ms"), *fetch_interval_ms);
+                }
+                ActionSpec::Request { script, .. } => {
+                    name_at_most(ps, at("script"), script, MAX_NAME_CHARS);
+                }
+                ActionSpec::Subscribe { subscription, .. } => {
+                    check_subscription_size(ps, at("subscription"), subscription);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The limits on one consumer's own fields (`at` is the consumer's path).
+    fn consumer_limit_problems(&self, c: &ConsumerSpec, at: &[Seg], ps: &mut Vec<Problem>) {
+        let field = |f: &str| [at.to_vec(), vec![key(f)]].concat();
+        for (f, v) in [
+            ("name", &c.name),
+            ("client_id", &c.client_id),
+            ("group_instance_id", &c.group_instance_id),
+        ] {
+            if let Some(v) = v {
+                name_at_most(ps, field(f), v, MAX_NAME_CHARS);
+            }
+        }
+        for (f, v) in [
+            ("session_timeout_ms", c.session_timeout_ms),
+            ("heartbeat_interval_ms", c.heartbeat_interval_ms),
+            ("max_poll_interval_ms", c.max_poll_interval_ms),
+            ("processing_ms", c.processing_ms),
+            ("metadata_max_age_ms", c.metadata_max_age_ms),
+            ("retry_backoff_ms", c.retry_backoff_ms),
+            ("request_timeout_ms", c.request_timeout_ms),
+        ] {
+            if let Some(v) = v {
+                ms_at_most(ps, field(f), v);
+            }
+        }
+        if let Some(v) = c.max_poll_records {
+            at_most(ps, field("max_poll_records"), v, MAX_POLL_RECORDS, "records");
+        }
+        if let Some(CommitMode::Auto { interval_ms }) = c.commit {
+            ms_at_most(
+                ps,
+                [field("commit"), vec![key("interval_ms")]].concat(),
+                interval_ms,
+            );
+        }
+        if let Some(a) = &c.assignors {
+            at_most(ps, field("assignors"), a.len(), MAX_LIST_ENTRIES, "assignors");
+        }
+        if let Some(s) = &c.subscription {
+            check_subscription_size(ps, field("subscription"), s);
+        }
+    }
+}
+
+fn check_initial_records(ps: &mut Vec<Problem>, path: Vec<Seg>, n: i64) {
+    if n < 0 {
+        ps.push(problem(path, format!("{n} is negative")));
+    } else {
+        at_most(ps, path, n, MAX_INITIAL_RECORDS, "records");
+    }
+}
+
+fn check_subscription_size(ps: &mut Vec<Problem>, path: Vec<Seg>, s: &Subscription) {
+    if let Subscription::Topics(ts) = s {
+        let topics = [path.clone(), vec![key("topics")]].concat();
+        at_most(ps, topics.clone(), ts.len(), MAX_LIST_ENTRIES, "topics");
+        for (i, t) in ts.iter().enumerate() {
+            name_at_most(
+                ps,
+                [topics.clone(), vec![Seg::Index(i)]].concat(),
+                t,
+                MAX_TOPIC_NAME_CHARS,
+            );
+        }
+    }
+}
+
 fn check_subscription(s: &Subscription, at: &[Seg], topics: &BTreeSet<String>, ps: &mut Vec<Problem>) {
     match s {
         Subscription::Topics(ts) => {
@@ -1138,9 +1506,59 @@ fn check_subscription(s: &Subscription, at: &[Seg], topics: &BTreeSet<String>, p
     }
 }
 
-fn serde_error(e: &serde_json::Error) -> ScenarioError {
+/// The first byte offset where arrays and objects nest deeper than [`MAX_JSON_DEPTH`], and how
+/// deep. One pass, strings skipped.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Some((i, depth));
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+fn serde_error(e: &serde_json::Error, text: &str) -> ScenarioError {
+    // A type error (wrong type, unknown field, missing field) is blamed on the value at its
+    // position; a syntax error has no field.
+    let path = match e.classify() {
+        serde_json::error::Category::Data => path_string(&locate::path_at(
+            text,
+            locate::offset_of(text, e.line(), e.column()),
+        )),
+        _ => String::new(),
+    };
     ScenarioError {
-        path: String::new(),
+        path,
         line: Some(e.line()),
         column: Some(e.column()),
         message: match e.classify() {
