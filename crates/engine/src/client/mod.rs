@@ -49,6 +49,7 @@ mod event;
 mod fetch;
 mod heartbeat;
 mod join;
+mod timers;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -58,6 +59,7 @@ pub use config::{CommitMode, ConsumerConfig};
 pub use event::{
     ClientEvent, ClientState, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange,
 };
+pub use timers::ClientTimer;
 
 use join::{JoinPrepare, PendingAssignment, Revocation};
 
@@ -496,44 +498,11 @@ impl Consumer {
         std::mem::take(&mut self.quiet_events)
     }
 
-    /// When [`Consumer::handle_timeout`] should be called next.
+    /// When [`Consumer::handle_timeout`] should be called next: the earliest of [`Consumer::timers`].
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        if !self.lifecycle.is_running() {
-            return None;
-        }
-        let mut t: Option<SimTime> = None;
-        let mut consider = |x: SimTime| t = Some(t.map_or(x, |y| y.min(x)));
-        if let Some(p) = &self.pause {
-            if let Some(u) = p.until {
-                consider(u);
-            }
-        }
-        if self.is_frozen() {
-            return t;
-        }
-        for f in self.in_flight.values() {
-            consider(f.deadline);
-        }
-        if self.backoff_until > SimTime::ZERO {
-            consider(self.backoff_until);
-        }
-        let polls_paused = self.pause.as_ref().is_some_and(|p| p.polls);
-        if !polls_paused {
-            if let App::Processing(p) = &self.app {
-                consider(p.until);
-            }
-        }
-        let hb_paused = self.pause.as_ref().is_some_and(|p| p.heartbeats);
-        if !hb_paused && self.heartbeat_enabled() {
-            if !self.has_in_flight(Api::Heartbeat) {
-                consider(self.next_heartbeat);
-            }
-            consider(self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms));
-            if matches!(self.app, App::Processing(_)) {
-                consider(self.poll_deadline_raw());
-            }
-        }
-        t
+        let mut next: Option<SimTime> = None;
+        self.each_timer(|_, at| next = Some(next.map_or(at, |n| n.min(at))));
+        next
     }
 
     // ============================================================================== getters
