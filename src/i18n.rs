@@ -681,8 +681,6 @@ pub struct Explain {
     pub commit_ok: &'static str,
     /// Commit failed.
     pub commit_failed: &'static str,
-    /// Commit skipped.
-    pub commit_skipped: &'static str,
     /// Positions initialised.
     pub positions: &'static str,
     /// Metadata changed.

@@ -392,7 +392,6 @@ pub(super) const STRINGS: Strings = Strings {
         commit_sent: "{who} commits {offsets}.",
         commit_ok: "{who}'s commit succeeded: {offsets}.",
         commit_failed: "{who}'s commit failed with {error}: those records may be processed again.",
-        commit_skipped: "{who} did not commit: {why}",
         positions: "{who} starts reading at {positions}.",
         metadata: "{who} sees new metadata: {topics}.",
         subscription: "{who} is now subscribed to {topics}.",

@@ -361,7 +361,6 @@ pub(super) const STRINGS: Strings = Strings {
         commit_sent: "{who} 提交 {offsets}。",
         commit_ok: "{who} 提交成功：{offsets}。",
         commit_failed: "{who} 提交失败，错误为 {error}：这些消息可能会被再次处理。",
-        commit_skipped: "{who} 没有提交：{why}",
         positions: "{who} 从 {positions} 开始读取。",
         metadata: "{who} 看到了新的元数据：{topics}。",
         subscription: "{who} 现在订阅 {topics}。",

@@ -676,7 +676,13 @@ fn a_lost_commit_ends_the_revocation_too() {
             );
         }
     }
-    assert!(r.saw(|e| matches!(e, ClientEvent::RequestTimedOut { api, .. } if api == "OffsetCommit")));
+    assert!(r.saw(|e| matches!(
+        e,
+        ClientEvent::RequestTimedOut {
+            api: Api::OffsetCommit,
+            ..
+        }
+    )));
     assert_ne!(r.c.client_state(), ClientState::Revoking);
     assert!(r.c.owned().is_empty());
 }

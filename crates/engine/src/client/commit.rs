@@ -2,9 +2,11 @@
 //! commit in `onPartitionsRevoked`, the commit on close) and the reactions to its response
 //! (reference §8.1). Kafka refuses to commit outside a stable generation (`generationIfStable`).
 
-use super::{Api, ClientEvent, CommitMode, CommitReason, Consumer, InFlight, MemberState};
+use super::{
+    ClientEvent, CommitMode, CommitReason, CommitSkip, Consumer, InFlight, MemberState, Reaction, ResetReason,
+};
 use crate::protocol::{
-    ErrorCode, OffsetCommitPartition, OffsetCommitRequest, Request, TopicPartition,
+    Api, ErrorCode, OffsetCommitPartition, OffsetCommitRequest, Request, TopicPartition,
     OFFSET_COMMIT_LATEST_VERSION,
 };
 use crate::time::{SimDuration, SimTime};
@@ -47,14 +49,14 @@ impl Consumer {
         if self.state != MemberState::Stable || !self.generation_valid() {
             self.events.push_back(ClientEvent::CommitSkipped {
                 reason,
-                why: "the consumer is not in a stable generation (a rebalance is in progress)".into(),
+                why: CommitSkip::NotStable,
             });
             return None;
         }
         if self.coordinator.is_none() {
             self.events.push_back(ClientEvent::CommitSkipped {
                 reason,
-                why: "the coordinator is unknown".into(),
+                why: CommitSkip::CoordinatorUnknown,
             });
             return None;
         }
@@ -139,49 +141,43 @@ impl Consumer {
                 let keep = e == ErrorCode::IllegalGeneration;
                 if self.state != MemberState::Stable || !same_generation {
                     // A rebalance is already under way with a newer generation.
-                    self.react(
-                        e,
-                        "OffsetCommit",
-                        "RebalanceInProgressException: the commit failed; the rebalance goes on",
-                    );
+                    self.react(e, Api::OffsetCommit, Reaction::CommitFailedRebalanceGoesOn);
                 } else {
                     self.react(
                         e,
-                        "OffsetCommit",
+                        Api::OffsetCommit,
                         if keep {
-                            "CommitFailedException; reset generation, keep member id, rejoin"
+                            Reaction::CommitFailedResetKeepMemberIdAndRejoin
                         } else {
-                            "CommitFailedException; reset generation and member id, rejoin"
+                            Reaction::CommitFailedResetAndRejoin
                         },
                     );
-                    self.reset_generation(keep, &format!("OffsetCommit: {e}"));
+                    self.reset_generation(
+                        keep,
+                        ResetReason::Error {
+                            api: Api::OffsetCommit,
+                            error: e,
+                        },
+                    );
                 }
             }
             ErrorCode::RebalanceInProgress => {
-                self.react(
-                    e,
-                    "OffsetCommit",
-                    "RebalanceInProgressException; request a rejoin, keep the generation",
-                );
+                self.react(e, Api::OffsetCommit, Reaction::CommitFailedRequestRejoin);
                 self.request_rejoin("OffsetCommit got REBALANCE_IN_PROGRESS");
             }
             ErrorCode::FencedInstanceId if same_generation => {
-                self.react(e, "OffsetCommit", "fatal");
+                self.react(e, Api::OffsetCommit, Reaction::CommitFatal);
                 self.fatal("OffsetCommit failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
             }
             ErrorCode::FencedInstanceId => {
-                self.react(e, "OffsetCommit", "the generation changed: the commit failed");
+                self.react(e, Api::OffsetCommit, Reaction::CommitFailedGenerationChanged);
             }
             ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(
-                    e,
-                    "OffsetCommit",
-                    "mark the coordinator unknown; retriable after rediscovery",
-                );
+                self.react(e, Api::OffsetCommit, Reaction::CommitRediscover);
                 self.mark_coordinator_unknown(now, e.name());
             }
             other => {
-                self.react(other, "OffsetCommit", "the commit failed");
+                self.react(other, Api::OffsetCommit, Reaction::CommitFailed);
             }
         }
     }

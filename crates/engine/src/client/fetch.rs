@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Api, App, ClientEvent, Consumer, MemberState, PositionSource, Processing, RecordRange};
-use crate::protocol::{ErrorCode, OffsetFetchRequest, OffsetFetchResponse, Request, TopicPartition};
+use super::{App, ClientEvent, Consumer, MemberState, PositionSource, Processing, Reaction, RecordRange};
+use crate::protocol::{Api, ErrorCode, OffsetFetchRequest, OffsetFetchResponse, Request, TopicPartition};
 use crate::sort::{btree_map, sort};
 use crate::time::{SimDuration, SimTime};
 use crate::topic::Topics;
@@ -137,16 +137,12 @@ impl Consumer {
         match r.error_code {
             ErrorCode::None => {}
             ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(
-                    r.error_code,
-                    "OffsetFetch",
-                    "mark the coordinator unknown, rediscover, retry",
-                );
+                self.react(r.error_code, Api::OffsetFetch, Reaction::RediscoverAndRetry);
                 self.mark_coordinator_unknown(now, r.error_code.name());
                 return;
             }
             other => {
-                self.react(other, "OffsetFetch", "back off and retry");
+                self.react(other, Api::OffsetFetch, Reaction::BackOffAndRetry);
                 self.backoff(now);
                 return;
             }

@@ -4,8 +4,8 @@
 //! `max.poll.interval.ms` (no `poll()`: the member leaves the group), and the reactions to a
 //! Heartbeat response (reference §8.1).
 
-use super::{Api, App, ClientEvent, Consumer, InFlight, MemberState};
-use crate::protocol::{ErrorCode, HeartbeatRequest, Request};
+use super::{App, ClientEvent, Consumer, IgnoreReason, InFlight, MemberState, Reaction, ResetReason};
+use crate::protocol::{Api, ErrorCode, HeartbeatRequest, Request};
 use crate::time::{SimDuration, SimTime};
 impl Consumer {
     pub(super) fn heartbeat_enabled(&self) -> bool {
@@ -68,40 +68,52 @@ impl Consumer {
                 // Still a successful heartbeat for the session.
                 self.last_heartbeat_ack = now;
                 if self.state == MemberState::Stable {
-                    self.react(e, "Heartbeat", "request a rejoin");
+                    self.react(e, Api::Heartbeat, Reaction::RequestRejoin);
                     self.request_rejoin("the group is rebalancing (heartbeat got REBALANCE_IN_PROGRESS)");
                 }
             }
             ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration if !same_generation => {
                 self.events.push_back(ClientEvent::ResponseIgnored {
-                    api: "Heartbeat".into(),
+                    api: Api::Heartbeat,
                     correlation_id: f.correlation_id,
-                    why: format!("{e} concerns a generation already left"),
+                    why: IgnoreReason::StaleError { error: e },
                 });
             }
             ErrorCode::UnknownMemberId => {
-                self.react(e, "Heartbeat", "reset generation and member id, rejoin");
-                self.reset_generation(false, "Heartbeat: UNKNOWN_MEMBER_ID");
+                self.react(e, Api::Heartbeat, Reaction::ResetAndRejoin);
+                self.reset_generation(
+                    false,
+                    ResetReason::Error {
+                        api: Api::Heartbeat,
+                        error: e,
+                    },
+                );
             }
             ErrorCode::IllegalGeneration => {
-                self.react(e, "Heartbeat", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "Heartbeat: ILLEGAL_GENERATION");
+                self.react(e, Api::Heartbeat, Reaction::ResetKeepMemberIdAndRejoin);
+                self.reset_generation(
+                    true,
+                    ResetReason::Error {
+                        api: Api::Heartbeat,
+                        error: e,
+                    },
+                );
             }
             ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "Heartbeat", "mark the coordinator unknown, rediscover");
+                self.react(e, Api::Heartbeat, Reaction::Rediscover);
                 self.mark_coordinator_unknown(now, e.name());
             }
             ErrorCode::CoordinatorLoadInProgress => {
-                self.react(e, "Heartbeat", "retry after backoff");
+                self.react(e, Api::Heartbeat, Reaction::RetryHeartbeatAfterBackoff);
                 self.next_heartbeat = now + SimDuration::from_millis(self.cfg.retry_backoff_ms);
             }
             ErrorCode::FencedInstanceId if same_generation => {
-                self.react(e, "Heartbeat", "fatal: the heartbeat thread fails");
+                self.react(e, Api::Heartbeat, Reaction::FatalHeartbeatThread);
                 self.fatal("Heartbeat failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
             }
             ErrorCode::FencedInstanceId => {}
             other => {
-                self.react(other, "Heartbeat", "fatal: the heartbeat thread fails");
+                self.react(other, Api::Heartbeat, Reaction::FatalHeartbeatThread);
                 self.fatal(format!("Heartbeat failed with {other}"));
             }
         }
@@ -118,7 +130,7 @@ impl Consumer {
         self.maybe_leave_group(
             now,
             "consumer poll timeout has expired.",
-            "left the group after the poll timeout",
+            ResetReason::PollTimeout,
         );
     }
 }

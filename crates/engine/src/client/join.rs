@@ -5,10 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{clamp_i32, Api, ClientEvent, CommitMode, CommitReason, Consumer, InFlight, MemberState};
+use super::{
+    clamp_i32, ClientEvent, CommitMode, CommitReason, Consumer, IgnoreReason, InFlight, MemberState,
+    Reaction, ResetReason,
+};
 use crate::assignor::{assign, MemberSubscription, RebalanceProtocol, Strategy};
 use crate::protocol::{
-    ConsumerAssignment, ConsumerSubscription, ErrorCode, JoinGroupProtocol, JoinGroupRequest,
+    Api, ConsumerAssignment, ConsumerSubscription, ErrorCode, JoinGroupProtocol, JoinGroupRequest,
     JoinGroupResponse, LeaveGroupRequest, MemberIdentity, Request, SyncGroupAssignment, SyncGroupRequest,
     SyncGroupResponse, TopicPartition, CONSUMER_PROTOCOL_TYPE, JOIN_GROUP_LATEST_VERSION, NO_GENERATION,
 };
@@ -224,9 +227,9 @@ impl Consumer {
     pub(super) fn on_join_response(&mut self, now: SimTime, f: &InFlight, r: JoinGroupResponse) {
         if self.state != MemberState::PreparingRebalance {
             self.events.push_back(ClientEvent::ResponseIgnored {
-                api: "JoinGroup".into(),
+                api: Api::JoinGroup,
                 correlation_id: f.correlation_id,
-                why: "no longer joining".into(),
+                why: IgnoreReason::NoLongerJoining,
             });
             return;
         }
@@ -281,41 +284,49 @@ impl Consumer {
                 self.send_join_group(now);
             }
             ErrorCode::UnknownMemberId => {
-                self.react(e, "JoinGroup", "reset generation and member id, rejoin");
+                self.react(e, Api::JoinGroup, Reaction::ResetAndRejoin);
                 if f.generation == self.generation {
-                    self.reset_generation(false, "JoinGroup: UNKNOWN_MEMBER_ID");
+                    self.reset_generation(
+                        false,
+                        ResetReason::Error {
+                            api: Api::JoinGroup,
+                            error: e,
+                        },
+                    );
                 } else {
                     self.set_state(MemberState::Unjoined);
                 }
             }
             ErrorCode::IllegalGeneration => {
-                self.react(e, "JoinGroup", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "JoinGroup: ILLEGAL_GENERATION");
+                self.react(e, Api::JoinGroup, Reaction::ResetKeepMemberIdAndRejoin);
+                self.reset_generation(
+                    true,
+                    ResetReason::Error {
+                        api: Api::JoinGroup,
+                        error: e,
+                    },
+                );
             }
             ErrorCode::RebalanceInProgress => {
-                self.react(e, "JoinGroup", "retry the JoinGroup");
+                self.react(e, Api::JoinGroup, Reaction::RetryJoin);
                 self.set_state(MemberState::Unjoined);
             }
             ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "JoinGroup", "mark the coordinator unknown, rediscover, retry");
+                self.react(e, Api::JoinGroup, Reaction::RediscoverAndRetry);
                 self.set_state(MemberState::Unjoined);
                 self.mark_coordinator_unknown(now, e.name());
             }
             ErrorCode::CoordinatorLoadInProgress => {
-                self.react(e, "JoinGroup", "back off and retry");
+                self.react(e, Api::JoinGroup, Reaction::BackOffAndRetry);
                 self.set_state(MemberState::Unjoined);
                 self.backoff(now);
             }
             ErrorCode::FencedInstanceId => {
-                self.react(
-                    e,
-                    "JoinGroup",
-                    "fatal: another instance took this group.instance.id",
-                );
+                self.react(e, Api::JoinGroup, Reaction::FatalFenced);
                 self.fatal("JoinGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
             }
             other => {
-                self.react(other, "JoinGroup", "fatal: thrown to the application");
+                self.react(other, Api::JoinGroup, Reaction::FatalThrown);
                 self.fatal(format!("JoinGroup failed with {other}"));
             }
         }
@@ -390,9 +401,9 @@ impl Consumer {
     pub(super) fn on_sync_response(&mut self, now: SimTime, f: &InFlight, r: SyncGroupResponse) {
         if self.state != MemberState::CompletingRebalance || f.generation != self.generation {
             self.events.push_back(ClientEvent::ResponseIgnored {
-                api: "SyncGroup".into(),
+                api: Api::SyncGroup,
                 correlation_id: f.correlation_id,
-                why: "for a generation the consumer has left".into(),
+                why: IgnoreReason::GenerationLeft,
             });
             return;
         }
@@ -411,33 +422,41 @@ impl Consumer {
                 });
             }
             ErrorCode::UnknownMemberId => {
-                self.react(e, "SyncGroup", "reset generation and member id, rejoin");
-                self.reset_generation(false, "SyncGroup: UNKNOWN_MEMBER_ID");
+                self.react(e, Api::SyncGroup, Reaction::ResetAndRejoin);
+                self.reset_generation(
+                    false,
+                    ResetReason::Error {
+                        api: Api::SyncGroup,
+                        error: e,
+                    },
+                );
             }
             ErrorCode::IllegalGeneration => {
-                self.react(e, "SyncGroup", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "SyncGroup: ILLEGAL_GENERATION");
+                self.react(e, Api::SyncGroup, Reaction::ResetKeepMemberIdAndRejoin);
+                self.reset_generation(
+                    true,
+                    ResetReason::Error {
+                        api: Api::SyncGroup,
+                        error: e,
+                    },
+                );
             }
             ErrorCode::RebalanceInProgress => {
-                self.react(e, "SyncGroup", "rejoin, keep the generation");
+                self.react(e, Api::SyncGroup, Reaction::RejoinKeepGeneration);
                 self.set_state(MemberState::Unjoined);
                 self.rejoin_needed = true;
             }
             ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "SyncGroup", "mark the coordinator unknown, rediscover, rejoin");
+                self.react(e, Api::SyncGroup, Reaction::RediscoverAndRejoin);
                 self.set_state(MemberState::Unjoined);
                 self.mark_coordinator_unknown(now, e.name());
             }
             ErrorCode::FencedInstanceId => {
-                self.react(
-                    e,
-                    "SyncGroup",
-                    "fatal: another instance took this group.instance.id",
-                );
+                self.react(e, Api::SyncGroup, Reaction::FatalFenced);
                 self.fatal("SyncGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
             }
             other => {
-                self.react(other, "SyncGroup", "fatal: thrown to the application");
+                self.react(other, Api::SyncGroup, Reaction::FatalThrown);
                 self.fatal(format!("SyncGroup failed with {other}"));
             }
         }
@@ -466,7 +485,7 @@ impl Consumer {
     /// LeaveGroup (a static member never does, KIP-345); then every member resets its generation and
     /// member id and becomes UNJOINED (`resetGenerationOnLeaveGroup`), whether it sent anything or
     /// not. `reset_reason` is what the reset event says.
-    pub(super) fn maybe_leave_group(&mut self, now: SimTime, reason: &str, reset_reason: &str) {
+    pub(super) fn maybe_leave_group(&mut self, now: SimTime, reason: &str, reset_reason: ResetReason) {
         let sends = !self.cfg.is_static()
             && self.coordinator.is_some()
             && !self.member_id.is_empty()
@@ -492,7 +511,7 @@ impl Consumer {
     }
 
     /// Kafka: `resetGenerationOnResponseError` / `resetStateAndRejoin`.
-    pub(super) fn reset_generation(&mut self, keep_member_id: bool, reason: &str) {
+    pub(super) fn reset_generation(&mut self, keep_member_id: bool, reason: ResetReason) {
         self.generation = NO_GENERATION;
         self.protocol_name = None;
         if !keep_member_id {
@@ -503,7 +522,7 @@ impl Consumer {
         self.pending_assignment = None;
         self.events.push_back(ClientEvent::GenerationReset {
             member_id_kept: keep_member_id,
-            reason: reason.into(),
+            reason,
         });
         self.set_state(MemberState::Unjoined);
         self.rejoin_needed = true;

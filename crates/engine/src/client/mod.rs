@@ -57,7 +57,8 @@ use serde::{Deserialize, Serialize};
 
 pub use config::{CommitMode, ConsumerConfig};
 pub use event::{
-    ClientEvent, ClientState, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange,
+    ClientEvent, ClientState, CommitReason, CommitSkip, IgnoreReason, Lifecycle, MemberState, PositionSource,
+    Reaction, RecordRange, RequestFailure, ResetReason,
 };
 pub use timers::ClientTimer;
 
@@ -65,7 +66,7 @@ use join::{JoinPrepare, PendingAssignment, Revocation};
 
 use crate::assignor::RebalanceProtocol;
 use crate::protocol::{
-    ErrorCode, FindCoordinatorRequest, NodeId, Request, Response, TopicPartition, NO_GENERATION,
+    Api, ErrorCode, FindCoordinatorRequest, NodeId, Request, Response, TopicPartition, NO_GENERATION,
 };
 use crate::time::{SimDuration, SimTime};
 use crate::topic::{Subscription, Topics};
@@ -126,17 +127,6 @@ struct Pause {
     until: Option<SimTime>,
     heartbeats: bool,
     polls: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Api {
-    FindCoordinator,
-    JoinGroup,
-    SyncGroup,
-    Heartbeat,
-    LeaveGroup,
-    OffsetCommit,
-    OffsetFetch,
 }
 
 #[derive(Clone, Debug)]
@@ -340,10 +330,10 @@ impl Consumer {
             for corr in expired {
                 if let Some(f) = self.in_flight.remove(&corr) {
                     self.events.push_back(ClientEvent::RequestTimedOut {
-                        api: api_name(f.api).into(),
+                        api: f.api,
                         correlation_id: corr,
                     });
-                    self.on_request_failed(now, f, "request timed out");
+                    self.on_request_failed(now, f, RequestFailure::TimedOut);
                 }
             }
         }
@@ -381,11 +371,7 @@ impl Consumer {
             }
             self.drop_partitions_all();
         }
-        self.maybe_leave_group(
-            now,
-            "the consumer is being closed",
-            "left the group: the consumer is being closed",
-        );
+        self.maybe_leave_group(now, "the consumer is being closed", ResetReason::Closed);
         self.stop(Lifecycle::Closed);
         self.events.push_back(ClientEvent::Closed);
     }
@@ -423,7 +409,7 @@ impl Consumer {
         let failed: Vec<InFlight> = std::mem::take(&mut self.in_flight).into_values().collect();
         let lookup_failed = failed.iter().any(|f| f.api == Api::FindCoordinator);
         for f in failed {
-            self.on_request_failed(now, f, "disconnected");
+            self.on_request_failed(now, f, RequestFailure::Disconnected);
         }
         if lookup_failed {
             // Kafka: a failed coordinator lookup is retried after `retry.backoff.ms`.
@@ -881,9 +867,9 @@ impl Consumer {
     fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
         let Some(mut f) = self.in_flight.remove(&correlation_id) else {
             self.events.push_back(ClientEvent::ResponseIgnored {
-                api: response.api_name().into(),
+                api: response.api(),
                 correlation_id,
-                why: "the request was already given up on".into(),
+                why: IgnoreReason::GivenUp,
             });
             return;
         };
@@ -899,7 +885,7 @@ impl Consumer {
                             .push_back(ClientEvent::CoordinatorDiscovered { node: r.node_id });
                     }
                 } else {
-                    self.react(r.error_code, "FindCoordinator", "back off and retry");
+                    self.react(r.error_code, Api::FindCoordinator, Reaction::BackOffAndRetry);
                     self.backoff(now);
                 }
             }
@@ -920,16 +906,13 @@ impl Consumer {
         }
     }
 
-    fn react(&mut self, error: ErrorCode, api: &str, reaction: &str) {
-        self.events.push_back(ClientEvent::ErrorReceived {
-            api: api.into(),
-            error,
-            reaction: reaction.into(),
-        });
+    fn react(&mut self, error: ErrorCode, api: Api, reaction: Reaction) {
+        self.events
+            .push_back(ClientEvent::ErrorReceived { api, error, reaction });
     }
 
     /// A request failed without a response (timeout or disconnect).
-    fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: &str) {
+    fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: RequestFailure) {
         self.commit_resolved(f.correlation_id);
         match f.api {
             Api::JoinGroup | Api::SyncGroup => {
@@ -939,20 +922,25 @@ impl Consumer {
                 ) {
                     self.set_state(MemberState::Unjoined);
                 }
-                self.mark_coordinator_unknown(now, why);
+                self.mark_coordinator_unknown(now, &why.to_string());
             }
-            Api::Heartbeat | Api::OffsetFetch | Api::LeaveGroup | Api::FindCoordinator => {
-                self.mark_coordinator_unknown(now, why);
+            // The consumer sends no DescribeGroups; it would be failed like any coordinator request.
+            Api::Heartbeat
+            | Api::OffsetFetch
+            | Api::LeaveGroup
+            | Api::FindCoordinator
+            | Api::DescribeGroups => {
+                self.mark_coordinator_unknown(now, &why.to_string());
             }
             Api::OffsetCommit => {
                 if let Some((reason, offsets)) = f.commit {
                     self.forget_commit(&offsets);
                     self.events.push_back(ClientEvent::CommitSkipped {
                         reason,
-                        why: format!("{why}; the commit is lost"),
+                        why: CommitSkip::Lost { cause: why },
                     });
                 }
-                self.mark_coordinator_unknown(now, why);
+                self.mark_coordinator_unknown(now, &why.to_string());
             }
         }
     }
@@ -986,20 +974,8 @@ impl Consumer {
         });
         let failed: Vec<(i32, InFlight)> = std::mem::take(&mut self.in_flight).into_iter().collect();
         for (_, f) in failed {
-            self.on_request_failed(now, f, "disconnected from the coordinator");
+            self.on_request_failed(now, f, RequestFailure::CoordinatorLost);
         }
-    }
-}
-
-fn api_name(api: Api) -> &'static str {
-    match api {
-        Api::FindCoordinator => "FindCoordinator",
-        Api::JoinGroup => "JoinGroup",
-        Api::SyncGroup => "SyncGroup",
-        Api::Heartbeat => "Heartbeat",
-        Api::LeaveGroup => "LeaveGroup",
-        Api::OffsetCommit => "OffsetCommit",
-        Api::OffsetFetch => "OffsetFetch",
     }
 }
 

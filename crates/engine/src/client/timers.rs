@@ -6,7 +6,8 @@
 
 use std::fmt;
 
-use super::{Api, App, Consumer};
+use super::{App, Consumer};
+use crate::protocol::Api;
 use crate::time::{SimDuration, SimTime};
 
 /// One of the consumer's timers.
