@@ -55,7 +55,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-pub use config::{CommitMode, ConsumerConfig};
+pub use config::{
+    check_name, is_topic_name, CommitMode, ConfigField, ConfigIssue, ConsumerConfig, NameIssue, Severity,
+    MAX_NAME_CHARS,
+};
 pub use event::{
     ClientEvent, ClientState, CommitReason, CommitSkip, IgnoreReason, Lifecycle, MemberState, PositionSource,
     Reaction, RecordRange, RequestFailure, ResetReason,
