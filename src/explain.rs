@@ -5,7 +5,7 @@
 //! fills it in. Every kind of event the engine logs has its own template: there is no fallback to
 //! the engine's English line.
 
-use rebalance_engine::client::{ClientEvent, ClientState, RecordRange};
+use rebalance_engine::client::{ClientEvent, ClientState, CommitSkip, RecordRange, RequestFailure};
 use rebalance_engine::cluster::{ClusterEvent, IsrShrinkReason};
 use rebalance_engine::coordinator::records::RecordBody;
 use rebalance_engine::protocol::TopicPartition;
@@ -568,12 +568,18 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
             },
             &[w],
         ),
-        // The engine's reaction is an English line; the meaning is said in the user's language.
+        // What the error means is said in the user's language; the engine's typed reaction is
+        // the trace's detail.
         ClientEvent::ErrorReceived { api, error, .. } => {
             let meaning = error_meaning(s, *error);
             fill(
                 e.error_received,
-                &[w, ("api", api), ("error", error.name()), ("meaning", meaning)],
+                &[
+                    w,
+                    ("api", api.name()),
+                    ("error", error.name()),
+                    ("meaning", meaning),
+                ],
             )
         }
         ClientEvent::Fatal { reason } => fill(e.fatal, &[w, ("reason", reason)]),
@@ -611,7 +617,7 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
             offsets: os, error, ..
         } if error.is_none() => fill(e.commit_ok, &[w, ("offsets", &offsets(s, os))]),
         ClientEvent::CommitCompleted { error, .. } => fill(e.commit_failed, &[w, ("error", error.name())]),
-        ClientEvent::CommitSkipped { why, .. } => commit_skipped(s, who, why),
+        ClientEvent::CommitSkipped { why, .. } => commit_skipped(s, who, *why),
         ClientEvent::PositionsInitialized { positions } => {
             let ps: Vec<String> = positions.iter().map(|(tp, o, _)| format!("{tp}@{o}")).collect();
             fill(e.positions, &[w, ("positions", &ps.join(s.words.sep))])
@@ -627,30 +633,25 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
         ClientEvent::Resumed => fill(e.resumed, &[w]),
         ClientEvent::Closed => fill(e.closed, &[w]),
         ClientEvent::Killed => fill(e.killed, &[w]),
-        ClientEvent::ResponseIgnored { api, .. } => fill(e.ignored, &[w, ("api", api)]),
-        ClientEvent::RequestTimedOut { api, .. } => fill(e.timed_out, &[w, ("api", api)]),
+        ClientEvent::ResponseIgnored { api, .. } => fill(e.ignored, &[w, ("api", api.name())]),
+        ClientEvent::RequestTimedOut { api, .. } => fill(e.timed_out, &[w, ("api", api.name())]),
     }
 }
 
-/// Why a commit was not sent, or was lost, in the user's language. The engine says it in English
-/// (`Consumer::commit_partitions`, `on_request_failed`); its known sentences get their own
-/// template, anything else is quoted.
-fn commit_skipped(s: &Strings, who: &str, why: &str) -> String {
+/// Why a commit was not sent, or was lost, in the user's language.
+fn commit_skipped(s: &Strings, who: &str, why: CommitSkip) -> String {
     let m = &s.explain_more;
     let w = ("who", who);
-    if why.starts_with("the consumer is not in a stable generation") {
-        fill(m.commit_skipped_unstable, &[w])
-    } else if why.starts_with("the coordinator is unknown") {
-        fill(m.commit_skipped_no_coordinator, &[w])
-    } else if why.ends_with("the commit is lost") {
-        let cause = if why.contains("timed out") {
-            m.cause_timed_out
-        } else {
-            m.cause_disconnected
-        };
-        fill(m.commit_lost, &[w, ("cause", cause)])
-    } else {
-        fill(s.explain.commit_skipped, &[w, ("why", why)])
+    match why {
+        CommitSkip::NotStable => fill(m.commit_skipped_unstable, &[w]),
+        CommitSkip::CoordinatorUnknown => fill(m.commit_skipped_no_coordinator, &[w]),
+        CommitSkip::Lost { cause } => {
+            let cause = match cause {
+                RequestFailure::TimedOut => m.cause_timed_out,
+                RequestFailure::Disconnected | RequestFailure::CoordinatorLost => m.cause_disconnected,
+            };
+            fill(m.commit_lost, &[w, ("cause", cause)])
+        }
     }
 }
 
@@ -977,7 +978,7 @@ pub fn api_of(ev: &SimEvent) -> Option<&str> {
         SimEventKind::Client {
             event: ClientEvent::ErrorReceived { api, .. },
             ..
-        } => Some(api),
+        } => Some(api.name()),
         SimEventKind::Coordinator { event, .. } => match event {
             EventKind::RequestReceived { request, .. } => Some(request_api(request)),
             EventKind::ResponseSent { response, .. } => Some(response.api_name()),
@@ -1245,7 +1246,7 @@ mod tests {
                 assert!(!text.contains("Detail:") && !text.contains("细节："), "{text}");
             }
             assert_ne!(a, b, "not translated: {a}");
-            // The engine's known English reasons for a skipped or lost commit are translated.
+            // Every reason for a skipped or lost commit has its own translated sentence.
             if kind_of(ev) == "CommitSkipped" {
                 assert!(!b.contains("the "), "{b}");
             }

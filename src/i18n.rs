@@ -312,13 +312,17 @@ pub struct FormStrings {
     pub err_name_empty: &'static str,
     /// "There is already a consumer named {name}."
     pub err_name_taken: &'static str,
+    /// The name holds a forbidden character `{char}` (markup or control).
+    pub err_name_chars: &'static str,
+    /// The name has `{n}` characters, more than `{max}`.
+    pub err_name_long: &'static str,
     /// "{field}: a whole number of milliseconds above 0."
     pub err_number: &'static str,
     /// Heartbeat must be below session timeout.
     pub err_heartbeat: &'static str,
     /// At least one assignor.
     pub err_no_assignor: &'static str,
-    /// Session timeout outside the broker's range (allowed; explained).
+    /// Session timeout outside the broker's range `{min}`..=`{max}` (allowed; explained).
     pub warn_session_range: &'static str,
     /// Processing slower than max.poll.interval.ms (allowed; explained).
     pub warn_processing: &'static str,
@@ -683,8 +687,6 @@ pub struct Explain {
     pub commit_ok: &'static str,
     /// Commit failed.
     pub commit_failed: &'static str,
-    /// Commit skipped.
-    pub commit_skipped: &'static str,
     /// Positions initialised.
     pub positions: &'static str,
     /// Metadata changed.
@@ -1120,6 +1122,9 @@ mod tests {
             (en.announce, zh.announce),
             (en.stage.token, zh.stage.token),
             (en.form.err_number, zh.form.err_number),
+            (en.form.err_name_chars, zh.form.err_name_chars),
+            (en.form.err_name_long, zh.form.err_name_long),
+            (en.form.warn_session_range, zh.form.warn_session_range),
             (en.sequence.intro, zh.sequence.intro),
             (en.sequence.now, zh.sequence.now),
             (en.sequence.message, zh.sequence.message),

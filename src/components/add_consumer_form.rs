@@ -1,4 +1,6 @@
 use rebalance_engine::assignor::{RebalanceProtocol, Strategy};
+use rebalance_engine::client::{ConfigField, ConfigIssue, NameIssue, Severity};
+use rebalance_engine::{ConsumerConfig, CoordinatorConfig};
 use web_sys::{HtmlInputElement, SubmitEvent};
 use yew::prelude::*;
 
@@ -83,49 +85,117 @@ fn number(
     }
 }
 
-/// Checks a draft; `taken` says whether a consumer name exists.
-pub fn check(s: &Strings, d: &Draft, name: &str, taken: impl Fn(&str) -> bool) -> Checked {
+/// Checks a draft: the numbers must be readable, the name free, and the settings pass
+/// [`ConsumerConfig::check`] for a group on `coordinator` (the scenario's coordinator config).
+/// `taken` says whether a consumer name exists.
+pub fn check(
+    s: &Strings,
+    d: &Draft,
+    name: &str,
+    coordinator: &CoordinatorConfig,
+    taken: impl Fn(&str) -> bool,
+) -> Checked {
     let f = &s.form;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    if name.trim().is_empty() {
-        errors.push((Field::Name, f.err_name_empty.to_owned()));
-    } else if taken(name.trim()) {
-        errors.push((Field::Name, fill(f.err_name_taken, &[("name", name.trim())])));
+    let name = name.trim();
+    if !name.is_empty() && taken(name) {
+        errors.push((Field::Name, fill(f.err_name_taken, &[("name", name)])));
     }
-    let topics = topic_list(&d.topics);
-    let valid = |t: &String| {
-        t.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-    };
-    if topics.is_empty() || !topics.iter().all(valid) {
-        errors.push((Field::Topics, f.err_topics.to_owned()));
+    let numbers = [
+        (f.session, &d.session, Field::Session),
+        (f.heartbeat, &d.heartbeat, Field::Heartbeat),
+        (f.max_poll, &d.max_poll, Field::MaxPoll),
+        (f.processing, &d.processing, Field::Processing),
+    ];
+    for (label, text, field) in numbers {
+        number(s, label, text, &mut errors, field);
     }
-    if !d.assignors.iter().any(|(_, on)| *on) {
-        errors.push((Field::Assignors, f.err_no_assignor.to_owned()));
-    }
-    let session = number(s, f.session, &d.session, &mut errors, Field::Session);
-    let heartbeat = number(s, f.heartbeat, &d.heartbeat, &mut errors, Field::Heartbeat);
-    let max_poll = number(s, f.max_poll, &d.max_poll, &mut errors, Field::MaxPoll);
-    let processing = number(s, f.processing, &d.processing, &mut errors, Field::Processing);
-    if let (Some(sess), Some(hb)) = (session, heartbeat) {
-        if hb >= sess {
-            errors.push((Field::Heartbeat, f.err_heartbeat.to_owned()));
-        } else if hb * 3 > sess {
-            warnings.push(f.warn_heartbeat_third.to_owned());
+    // A rule about a number that could not be read is not checked (its message would be about the
+    // default, not about what was typed).
+    let unreadable: Vec<Field> = errors.iter().map(|(x, _)| *x).collect();
+    for issue in draft_config(d, name).check(coordinator) {
+        let fields: Vec<Option<Field>> = issue.fields().iter().map(|x| form_field(*x)).collect();
+        if fields
+            .iter()
+            .flatten()
+            .any(|x| unreadable.contains(x) && *x != Field::Name)
+        {
+            continue;
         }
-    }
-    if let Some(sess) = session {
-        if !(6_000..=1_800_000).contains(&sess) {
-            warnings.push(f.warn_session_range.to_owned());
-        }
-    }
-    if let (Some(p), Some(m)) = (processing, max_poll) {
-        if p >= m {
-            warnings.push(f.warn_processing.to_owned());
+        let text = issue_text(s, &issue);
+        match (issue.severity(), fields[0]) {
+            (Severity::Error, Some(field)) => errors.push((field, text)),
+            // The form does not set the other fields; their defaults pass.
+            (Severity::Error, None) => {}
+            (Severity::Warning, _) => warnings.push(text),
         }
     }
     Checked { errors, warnings }
+}
+
+/// The consumer a draft describes; numbers that cannot be read keep the default.
+fn draft_config(d: &Draft, name: &str) -> ConsumerConfig {
+    let mut cfg = default_consumer(name);
+    cfg.assignors = chosen(d);
+    let sid = d.static_id.trim();
+    cfg.group_instance_id = (!sid.is_empty()).then(|| sid.to_owned());
+    let read = |text: &str, default: u64| text.trim().parse().unwrap_or(default);
+    cfg.session_timeout_ms = read(&d.session, cfg.session_timeout_ms);
+    cfg.heartbeat_interval_ms = read(&d.heartbeat, cfg.heartbeat_interval_ms);
+    cfg.max_poll_interval_ms = read(&d.max_poll, cfg.max_poll_interval_ms);
+    cfg.processing_ms = read(&d.processing, cfg.processing_ms);
+    cfg.commit_in_revoke = d.commit_in_revoke;
+    cfg.subscription = rebalance_engine::Subscription::Topics(topic_list(&d.topics));
+    cfg
+}
+
+/// The form's field for a setting (`None`: the form does not show it).
+fn form_field(field: ConfigField) -> Option<Field> {
+    Some(match field {
+        ConfigField::Name => Field::Name,
+        ConfigField::Assignors => Field::Assignors,
+        ConfigField::Subscription => Field::Topics,
+        ConfigField::SessionTimeout => Field::Session,
+        ConfigField::HeartbeatInterval => Field::Heartbeat,
+        ConfigField::MaxPollInterval => Field::MaxPoll,
+        ConfigField::Processing => Field::Processing,
+        ConfigField::MaxPollRecords => return None,
+    })
+}
+
+/// An issue in the user's language, with its numbers.
+fn issue_text(s: &Strings, issue: &ConfigIssue) -> String {
+    let f = &s.form;
+    match issue {
+        ConfigIssue::Name(NameIssue::Empty) => f.err_name_empty.to_owned(),
+        ConfigIssue::Name(NameIssue::Forbidden { c }) => {
+            fill(f.err_name_chars, &[("char", &format!("{c:?}"))])
+        }
+        ConfigIssue::Name(NameIssue::TooLong { chars, max }) => fill(
+            f.err_name_long,
+            &[("n", &chars.to_string()), ("max", &max.to_string())],
+        ),
+        ConfigIssue::NoAssignor => f.err_no_assignor.to_owned(),
+        ConfigIssue::NoTopic | ConfigIssue::BadTopicName { .. } => f.err_topics.to_owned(),
+        ConfigIssue::NotPositive { field } => {
+            let label = match form_field(*field) {
+                Some(Field::Session) => f.session,
+                Some(Field::Heartbeat) => f.heartbeat,
+                Some(Field::MaxPoll) => f.max_poll,
+                Some(Field::Processing) => f.processing,
+                _ => "",
+            };
+            fill(f.err_number, &[("field", label)])
+        }
+        ConfigIssue::HeartbeatNotBelowSession { .. } => f.err_heartbeat.to_owned(),
+        ConfigIssue::HeartbeatAboveThirdOfSession { .. } => f.warn_heartbeat_third.to_owned(),
+        ConfigIssue::SessionOutsideGroupBounds { min_ms, max_ms, .. } => fill(
+            f.warn_session_range,
+            &[("min", &min_ms.to_string()), ("max", &max_ms.to_string())],
+        ),
+        ConfigIssue::ProcessingNotBelowMaxPoll { .. } => f.warn_processing.to_owned(),
+    }
 }
 
 /// The topic names of a comma-separated list.
@@ -162,9 +232,13 @@ pub fn AddConsumerForm() -> Html {
     } else {
         draft.name.trim().to_owned()
     };
+    // The group's bounds (`group.min/max.session.timeout.ms`) are the loaded scenario's.
+    let coordinator = pg.world.borrow().sim().coordinator().config().clone();
     let live = {
         let world = pg.world.clone();
-        check(s, &draft, &name, move |n| world.borrow().has_consumer(n))
+        check(s, &draft, &name, &coordinator, move |n| {
+            world.borrow().has_consumer(n)
+        })
     };
 
     let onsubmit = {
@@ -173,10 +247,13 @@ pub fn AddConsumerForm() -> Html {
         let shown_errors = shown_errors.clone();
         let open = open.clone();
         let name = name.clone();
+        let coordinator = coordinator.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let world = pg.world.clone();
-            let checked = check(s, &draft, &name, move |n| world.borrow().has_consumer(n));
+            let checked = check(s, &draft, &name, &coordinator, move |n| {
+                world.borrow().has_consumer(n)
+            });
             if !checked.errors.is_empty() {
                 if checked.errors.iter().any(|(f, _)| *f != Field::Name) {
                     open.set(true);
@@ -185,21 +262,8 @@ pub fn AddConsumerForm() -> Html {
                 return;
             }
             shown_errors.set(Vec::new());
-            let mut cfg = default_consumer(&name);
-            cfg.assignors = chosen(&draft);
-            let sid = draft.static_id.trim();
-            cfg.group_instance_id = (!sid.is_empty()).then(|| sid.to_owned());
             // The numbers were just checked.
-            cfg.session_timeout_ms = draft.session.trim().parse().unwrap_or(cfg.session_timeout_ms);
-            cfg.heartbeat_interval_ms = draft
-                .heartbeat
-                .trim()
-                .parse()
-                .unwrap_or(cfg.heartbeat_interval_ms);
-            cfg.max_poll_interval_ms = draft.max_poll.trim().parse().unwrap_or(cfg.max_poll_interval_ms);
-            cfg.processing_ms = draft.processing.trim().parse().unwrap_or(cfg.processing_ms);
-            cfg.commit_in_revoke = draft.commit_in_revoke;
-            cfg.subscription = rebalance_engine::Subscription::Topics(topic_list(&draft.topics));
+            let cfg = draft_config(&draft, &name);
             pg.dispatch(Change::Command(Command::AddConsumer(Box::new(cfg))));
             // The next consumer gets the next default name; its static id must differ too.
             draft.set(Draft {
@@ -373,7 +437,7 @@ mod tests {
             session: "10000".into(),
             ..Draft::default()
         };
-        let c = check(s, &d, "C1", |_| false);
+        let c = check(s, &d, "C1", &CoordinatorConfig::default(), |_| false);
         assert_eq!(c.errors.len(), 1);
         assert_eq!(c.errors[0].0, Field::Heartbeat);
         assert!(c.errors[0].1.contains("heartbeat.interval.ms"));
@@ -386,7 +450,7 @@ mod tests {
             processing: "abc".into(),
             ..Draft::default()
         };
-        let c = check(s, &d, "C1", |n| n == "C1");
+        let c = check(s, &d, "C1", &CoordinatorConfig::default(), |n| n == "C1");
         let fields: Vec<Field> = c.errors.iter().map(|(f, _)| *f).collect();
         assert_eq!(fields, vec![Field::Name, Field::Processing]);
     }
@@ -400,9 +464,63 @@ mod tests {
             processing: "400000".into(),
             ..Draft::default()
         };
-        let c = check(s, &d, "C1", |_| false);
+        let c = check(s, &d, "C1", &CoordinatorConfig::default(), |_| false);
         assert!(c.errors.is_empty());
         assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn the_session_bounds_are_the_coordinators_and_fill_the_warning() {
+        let s = Lang::En.strings();
+        let d = Draft {
+            session: "6000".into(),
+            heartbeat: "2000".into(),
+            ..Draft::default()
+        };
+        let default = CoordinatorConfig::default();
+        assert_eq!(check(s, &d, "C1", &default, |_| false), Checked::default());
+        let d = Draft {
+            session: "5000".into(),
+            heartbeat: "1000".into(),
+            ..Draft::default()
+        };
+        assert_eq!(
+            check(s, &d, "C1", &default, |_| false).warnings,
+            vec![
+                "The broker accepts session.timeout.ms from 6000 to 1800000: this consumer will get \
+                  INVALID_SESSION_TIMEOUT."
+            ]
+        );
+        let strict = CoordinatorConfig {
+            group_min_session_timeout_ms: 10_000,
+            ..CoordinatorConfig::default()
+        };
+        let d = Draft {
+            session: "6000".into(),
+            heartbeat: "2000".into(),
+            ..Draft::default()
+        };
+        let c = check(s, &d, "C1", &strict, |_| false);
+        assert!(c.errors.is_empty());
+        assert_eq!(c.warnings.len(), 1);
+        assert!(
+            c.warnings[0].contains("from 10000 to 1800000"),
+            "{}",
+            c.warnings[0]
+        );
+        let zh = Lang::Zh.strings();
+        assert!(check(zh, &d, "C1", &strict, |_| false).warnings[0].contains("10000 到 1800000"));
+    }
+
+    #[test]
+    fn a_name_with_markup_is_refused() {
+        let s = Lang::En.strings();
+        let c = check(s, &Draft::default(), "<b>", &CoordinatorConfig::default(), |_| {
+            false
+        });
+        assert_eq!(c.errors.len(), 1);
+        assert_eq!(c.errors[0].0, Field::Name);
+        assert!(c.errors[0].1.contains("'<'"), "{}", c.errors[0].1);
     }
 
     #[test]
@@ -413,18 +531,26 @@ mod tests {
             topics: " , ".into(),
             ..Draft::default()
         };
-        assert_eq!(check(s, &bad, "C1", |_| false).errors[0].0, Field::Topics);
+        assert_eq!(
+            check(s, &bad, "C1", &CoordinatorConfig::default(), |_| false).errors[0].0,
+            Field::Topics
+        );
         let bad = Draft {
             topics: "a/b".into(),
             ..Draft::default()
         };
-        assert_eq!(check(s, &bad, "C1", |_| false).errors[0].0, Field::Topics);
+        assert_eq!(
+            check(s, &bad, "C1", &CoordinatorConfig::default(), |_| false).errors[0].0,
+            Field::Topics
+        );
     }
 
     #[test]
     fn the_defaults_are_valid_and_eager() {
         let s = Lang::En.strings();
-        let c = check(s, &Draft::default(), "C1", |_| false);
+        let c = check(s, &Draft::default(), "C1", &CoordinatorConfig::default(), |_| {
+            false
+        });
         assert_eq!(c, Checked::default());
         assert_eq!(
             chosen(&Draft::default()),

@@ -163,12 +163,14 @@ pub(super) const STRINGS: Strings = Strings {
         settings: "Consumer settings",
         err_name_empty: "Name: give the consumer a name.",
         err_name_taken: "Name: there is already a consumer named {name}.",
+        err_name_chars: "Name: {char} is not allowed (no markup or control characters).",
+        err_name_long: "Name: at most {max} characters (this one has {n}).",
         err_number: "{field}: enter a whole number of milliseconds above 0.",
         err_heartbeat: "heartbeat.interval.ms must be lower than session.timeout.ms, or the session expires \
                         between two heartbeats.",
         err_no_assignor: "Assignors: choose at least one.",
         warn_session_range:
-            "The broker accepts session.timeout.ms from 6000 to 1800000: this consumer will get \
+            "The broker accepts session.timeout.ms from {min} to {max}: this consumer will get \
                              INVALID_SESSION_TIMEOUT.",
         warn_processing: "A batch takes longer than max.poll.interval.ms: the consumer will leave the group \
                           while it processes.",
@@ -392,7 +394,6 @@ pub(super) const STRINGS: Strings = Strings {
         commit_sent: "{who} commits {offsets}.",
         commit_ok: "{who}'s commit succeeded: {offsets}.",
         commit_failed: "{who}'s commit failed with {error}: those records may be processed again.",
-        commit_skipped: "{who} did not commit: {why}",
         positions: "{who} starts reading at {positions}.",
         metadata: "{who} sees new metadata: {topics}.",
         subscription: "{who} is now subscribed to {topics}.",

@@ -160,10 +160,12 @@ pub(super) const STRINGS: Strings = Strings {
         settings: "消费者设置",
         err_name_empty: "名称：请给消费者起个名字。",
         err_name_taken: "名称：已经有一个叫 {name} 的消费者了。",
+        err_name_chars: "名称：不能包含 {char}（不能有标记或控制字符）。",
+        err_name_long: "名称：最多 {max} 个字符（现在有 {n} 个）。",
         err_number: "{field}：请输入大于 0 的整数毫秒数。",
         err_heartbeat: "heartbeat.interval.ms 必须小于 session.timeout.ms，否则两次心跳之间会话就过期了。",
         err_no_assignor: "分配策略：至少选择一个。",
-        warn_session_range: "broker 只接受 6000 到 1800000 之间的 session.timeout.ms：这个消费者会收到 \
+        warn_session_range: "broker 只接受 {min} 到 {max} 之间的 session.timeout.ms：这个消费者会收到 \
                              INVALID_SESSION_TIMEOUT。",
         warn_processing: "处理一批消息的时间超过了 max.poll.interval.ms：消费者会在处理过程中离开消费者组。",
         topics: "订阅的主题（用逗号分隔）",
@@ -362,7 +364,6 @@ pub(super) const STRINGS: Strings = Strings {
         commit_sent: "{who} 提交 {offsets}。",
         commit_ok: "{who} 提交成功：{offsets}。",
         commit_failed: "{who} 提交失败，错误为 {error}：这些消息可能会被再次处理。",
-        commit_skipped: "{who} 没有提交：{why}",
         positions: "{who} 从 {positions} 开始读取。",
         metadata: "{who} 看到了新的元数据：{topics}。",
         subscription: "{who} 现在订阅 {topics}。",

@@ -812,6 +812,62 @@ pub struct DescribeGroupsResponse {
 // Envelopes
 // ------------------------------------------------------------------------------------------------
 
+/// A Kafka API the simulation speaks, by its `ApiKeys` name. Serialised and displayed as that name
+/// (`"JoinGroup"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Api {
+    /// FindCoordinator: which broker coordinates a group.
+    FindCoordinator,
+    /// JoinGroup (a long poll).
+    JoinGroup,
+    /// SyncGroup (a long poll).
+    SyncGroup,
+    /// Heartbeat.
+    Heartbeat,
+    /// LeaveGroup.
+    LeaveGroup,
+    /// OffsetCommit.
+    OffsetCommit,
+    /// OffsetFetch.
+    OffsetFetch,
+    /// DescribeGroups.
+    DescribeGroups,
+}
+
+impl Api {
+    /// Every API, in the order above.
+    pub const ALL: [Self; 8] = [
+        Self::FindCoordinator,
+        Self::JoinGroup,
+        Self::SyncGroup,
+        Self::Heartbeat,
+        Self::LeaveGroup,
+        Self::OffsetCommit,
+        Self::OffsetFetch,
+        Self::DescribeGroups,
+    ];
+
+    /// Kafka's name, e.g. `JoinGroup`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::FindCoordinator => "FindCoordinator",
+            Self::JoinGroup => "JoinGroup",
+            Self::SyncGroup => "SyncGroup",
+            Self::Heartbeat => "Heartbeat",
+            Self::LeaveGroup => "LeaveGroup",
+            Self::OffsetCommit => "OffsetCommit",
+            Self::OffsetFetch => "OffsetFetch",
+            Self::DescribeGroups => "DescribeGroups",
+        }
+    }
+}
+
+impl fmt::Display for Api {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Any request the coordinator handles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
@@ -834,18 +890,23 @@ pub enum Request {
 }
 
 impl Request {
+    /// The API.
+    pub const fn api(&self) -> Api {
+        match self {
+            Self::FindCoordinator(_) => Api::FindCoordinator,
+            Self::JoinGroup(_) => Api::JoinGroup,
+            Self::SyncGroup(_) => Api::SyncGroup,
+            Self::Heartbeat(_) => Api::Heartbeat,
+            Self::LeaveGroup(_) => Api::LeaveGroup,
+            Self::OffsetCommit(_) => Api::OffsetCommit,
+            Self::OffsetFetch(_) => Api::OffsetFetch,
+            Self::DescribeGroups(_) => Api::DescribeGroups,
+        }
+    }
+
     /// The Kafka API name, e.g. `JoinGroup`.
     pub const fn api_name(&self) -> &'static str {
-        match self {
-            Self::FindCoordinator(_) => "FindCoordinator",
-            Self::JoinGroup(_) => "JoinGroup",
-            Self::SyncGroup(_) => "SyncGroup",
-            Self::Heartbeat(_) => "Heartbeat",
-            Self::LeaveGroup(_) => "LeaveGroup",
-            Self::OffsetCommit(_) => "OffsetCommit",
-            Self::OffsetFetch(_) => "OffsetFetch",
-            Self::DescribeGroups(_) => "DescribeGroups",
-        }
+        self.api().name()
     }
 }
 
@@ -871,18 +932,23 @@ pub enum Response {
 }
 
 impl Response {
+    /// The API.
+    pub const fn api(&self) -> Api {
+        match self {
+            Self::FindCoordinator(_) => Api::FindCoordinator,
+            Self::JoinGroup(_) => Api::JoinGroup,
+            Self::SyncGroup(_) => Api::SyncGroup,
+            Self::Heartbeat(_) => Api::Heartbeat,
+            Self::LeaveGroup(_) => Api::LeaveGroup,
+            Self::OffsetCommit(_) => Api::OffsetCommit,
+            Self::OffsetFetch(_) => Api::OffsetFetch,
+            Self::DescribeGroups(_) => Api::DescribeGroups,
+        }
+    }
+
     /// The Kafka API name, e.g. `JoinGroup`.
     pub const fn api_name(&self) -> &'static str {
-        match self {
-            Self::FindCoordinator(_) => "FindCoordinator",
-            Self::JoinGroup(_) => "JoinGroup",
-            Self::SyncGroup(_) => "SyncGroup",
-            Self::Heartbeat(_) => "Heartbeat",
-            Self::LeaveGroup(_) => "LeaveGroup",
-            Self::OffsetCommit(_) => "OffsetCommit",
-            Self::OffsetFetch(_) => "OffsetFetch",
-            Self::DescribeGroups(_) => "DescribeGroups",
-        }
+        self.api().name()
     }
 
     /// The response's main error code: the top-level one, or for OffsetCommit the first

@@ -4,7 +4,8 @@
 mod common;
 
 use rebalance_engine::client::{
-    ClientOutput, ClientState, CommitMode, CommitReason, Consumer, ConsumerConfig, Lifecycle, MemberState,
+    ClientOutput, ClientState, ClientTimer, CommitMode, CommitReason, Consumer, ConsumerConfig, Lifecycle,
+    MemberState,
 };
 use rebalance_engine::protocol::*;
 use rebalance_engine::{ClientEvent, SimDuration, SimTime, Subscription, Topics};
@@ -237,6 +238,37 @@ impl Rig {
     fn saw(&self, f: impl Fn(&ClientEvent) -> bool) -> bool {
         self.events.iter().any(f)
     }
+}
+
+#[test]
+fn poll_timeout_is_the_earliest_armed_timer() {
+    let mut r = Rig::new(config("c"));
+    // Only the FindCoordinator is in flight: its request.timeout.ms (30 s) is the one timer.
+    assert_eq!(
+        r.c.timers(),
+        vec![(ClientTimer::RequestTimeout { correlation_id: 1 }, SimTime(30_000))]
+    );
+    r.stable();
+    // Stable and processing its first batch (10 s): the batch end, the heartbeat thread's three
+    // timers, and nothing in flight.
+    let mut timers = r.c.timers();
+    timers.sort();
+    assert_eq!(
+        timers,
+        vec![
+            (ClientTimer::BatchEnd, r.now + SimDuration::from_millis(10_000)),
+            (ClientTimer::Heartbeat, r.now + SimDuration::from_millis(3_000)),
+            (ClientTimer::Session, r.now + SimDuration::from_millis(45_000)),
+            (
+                ClientTimer::PollInterval,
+                r.now + SimDuration::from_millis(300_000)
+            ),
+        ]
+    );
+    assert_eq!(r.c.poll_timeout(), Some(r.now + SimDuration::from_millis(3_000)));
+    r.c.kill();
+    assert!(r.c.timers().is_empty());
+    assert_eq!(r.c.poll_timeout(), None);
 }
 
 #[test]
@@ -644,7 +676,13 @@ fn a_lost_commit_ends_the_revocation_too() {
             );
         }
     }
-    assert!(r.saw(|e| matches!(e, ClientEvent::RequestTimedOut { api, .. } if api == "OffsetCommit")));
+    assert!(r.saw(|e| matches!(
+        e,
+        ClientEvent::RequestTimedOut {
+            api: Api::OffsetCommit,
+            ..
+        }
+    )));
     assert_ne!(r.c.client_state(), ClientState::Revoking);
     assert!(r.c.owned().is_empty());
 }

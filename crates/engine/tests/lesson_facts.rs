@@ -60,7 +60,11 @@ fn l02_heartbeats_answer_rebalance_in_progress_and_everyone_rejoins() {
     for who in ["A", "B"] {
         assert!(client_events(&sim, who).any(|(_, e)| matches!(
             e,
-            ClientEvent::ErrorReceived { api, error: ErrorCode::RebalanceInProgress, .. } if api == "Heartbeat"
+            ClientEvent::ErrorReceived {
+                api: rebalance_engine::protocol::Api::Heartbeat,
+                error: ErrorCode::RebalanceInProgress,
+                ..
+            }
         )));
         assert!(client_events(&sim, who)
             .any(|(_, e)| matches!(e, ClientEvent::JoinedGroup { generation_id: 2, .. })));

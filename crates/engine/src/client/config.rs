@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::assignor::{RebalanceProtocol, Strategy};
+use crate::coordinator::CoordinatorConfig;
 use crate::topic::Subscription;
 
 /// How a consumer commits offsets.
@@ -121,5 +122,504 @@ impl ConsumerConfig {
     /// Whether this is a static member.
     pub fn is_static(&self) -> bool {
         self.group_instance_id.is_some()
+    }
+
+    /// What is wrong or surprising about these settings for a group on a coordinator configured
+    /// as `coordinator`: errors (Kafka refuses the settings, or nothing can run) and warnings (it
+    /// runs, and the warning says what Kafka will do). In field order; empty when all is well.
+    pub fn check(&self, coordinator: &CoordinatorConfig) -> Vec<ConfigIssue> {
+        let mut out = Vec::new();
+        if let Err(issue) = check_name(&self.name) {
+            out.push(ConfigIssue::Name(issue));
+        }
+        if self.assignors.is_empty() {
+            out.push(ConfigIssue::NoAssignor);
+        }
+        if let Subscription::Topics(topics) = &self.subscription {
+            if topics.is_empty() {
+                out.push(ConfigIssue::NoTopic);
+            }
+            if let Some(topic) = topics.iter().find(|t| !is_topic_name(t)) {
+                out.push(ConfigIssue::BadTopicName { topic: topic.clone() });
+            }
+        }
+        let positive = [
+            (ConfigField::SessionTimeout, self.session_timeout_ms),
+            (ConfigField::HeartbeatInterval, self.heartbeat_interval_ms),
+            (ConfigField::MaxPollInterval, self.max_poll_interval_ms),
+            (ConfigField::Processing, self.processing_ms),
+            (ConfigField::MaxPollRecords, u64::from(self.max_poll_records)),
+        ];
+        for (field, value) in positive {
+            if value == 0 {
+                out.push(ConfigIssue::NotPositive { field });
+            }
+        }
+        let (session_ms, heartbeat_ms) = (self.session_timeout_ms, self.heartbeat_interval_ms);
+        if heartbeat_ms >= session_ms {
+            // Kafka's client refuses it: the session would expire between two heartbeats.
+            out.push(ConfigIssue::HeartbeatNotBelowSession {
+                heartbeat_ms,
+                session_ms,
+            });
+        } else if heartbeat_ms.saturating_mul(3) > session_ms {
+            out.push(ConfigIssue::HeartbeatAboveThirdOfSession {
+                heartbeat_ms,
+                session_ms,
+            });
+        }
+        let (min_ms, max_ms) = (
+            coordinator.group_min_session_timeout_ms.max(0) as u64,
+            coordinator.group_max_session_timeout_ms.max(0) as u64,
+        );
+        if !(min_ms..=max_ms).contains(&session_ms) {
+            out.push(ConfigIssue::SessionOutsideGroupBounds {
+                session_ms,
+                min_ms,
+                max_ms,
+            });
+        }
+        if self.processing_ms >= self.max_poll_interval_ms {
+            out.push(ConfigIssue::ProcessingNotBelowMaxPoll {
+                processing_ms: self.processing_ms,
+                max_poll_interval_ms: self.max_poll_interval_ms,
+            });
+        }
+        out
+    }
+}
+
+/// The longest name (of a consumer, a group, a topic in a link) the playground accepts, in
+/// characters.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Checks a name shown in the UI and the trace (a consumer's; the share format checks its other
+/// names with it too): not empty, no markup (`<`, `>`) or control characters, at most
+/// [`MAX_NAME_CHARS`] characters. The UI renders names as text anyway; a name that carries markup
+/// is refused so that nobody is misled by it.
+pub fn check_name(name: &str) -> Result<(), NameIssue> {
+    if name.is_empty() {
+        return Err(NameIssue::Empty);
+    }
+    if let Some(c) = name.chars().find(|c| matches!(c, '<' | '>') || c.is_control()) {
+        return Err(NameIssue::Forbidden { c });
+    }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(NameIssue::TooLong {
+            chars,
+            max: MAX_NAME_CHARS,
+        });
+    }
+    Ok(())
+}
+
+/// Whether `topic` is a legal Kafka topic name's characters: ASCII letters, digits, `.`, `_`, `-`
+/// (Kafka: `Topic.validate`), and not empty.
+pub fn is_topic_name(topic: &str) -> bool {
+    !topic.is_empty()
+        && topic
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// What is wrong with a name ([`check_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameIssue {
+    /// The name is empty.
+    Empty,
+    /// The name holds markup or a control character.
+    Forbidden {
+        /// The first such character.
+        c: char,
+    },
+    /// The name is too long.
+    TooLong {
+        /// Its length in characters.
+        chars: usize,
+        /// The longest allowed.
+        max: usize,
+    },
+}
+
+impl fmt::Display for NameIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the name is empty"),
+            Self::Forbidden { c } => write!(
+                f,
+                "the name contains {c:?}; names may not contain markup or control characters"
+            ),
+            Self::TooLong { chars, max } => write!(f, "the name is {chars} characters long (at most {max})"),
+        }
+    }
+}
+
+/// A setting of [`ConsumerConfig`] that a [`ConfigIssue`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConfigField {
+    /// [`ConsumerConfig::name`].
+    Name,
+    /// `partition.assignment.strategy`.
+    Assignors,
+    /// The subscription.
+    Subscription,
+    /// `session.timeout.ms`.
+    SessionTimeout,
+    /// `heartbeat.interval.ms`.
+    HeartbeatInterval,
+    /// `max.poll.interval.ms`.
+    MaxPollInterval,
+    /// [`ConsumerConfig::processing_ms`].
+    Processing,
+    /// `max.poll.records`.
+    MaxPollRecords,
+}
+
+impl fmt::Display for ConfigField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Name => "name",
+            Self::Assignors => "partition.assignment.strategy",
+            Self::Subscription => "subscription",
+            Self::SessionTimeout => "session.timeout.ms",
+            Self::HeartbeatInterval => "heartbeat.interval.ms",
+            Self::MaxPollInterval => "max.poll.interval.ms",
+            Self::Processing => "processing_ms",
+            Self::MaxPollRecords => "max.poll.records",
+        })
+    }
+}
+
+/// How bad a [`ConfigIssue`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The consumer cannot run like this (or Kafka's client refuses the setting).
+    Error,
+    /// It runs, but Kafka will do something the user may not expect.
+    Warning,
+}
+
+/// One finding of [`ConsumerConfig::check`], with the numbers involved. [`fmt::Display`] says it
+/// in English (for the CLI and tests); the UI words it from the fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigIssue {
+    /// Error: the name breaks [`check_name`].
+    Name(NameIssue),
+    /// Error: no assignor, so no protocol to join with.
+    NoAssignor,
+    /// Error: the subscription lists no topic.
+    NoTopic,
+    /// Error: a subscribed topic's name has characters Kafka does not allow.
+    BadTopicName {
+        /// The first such topic.
+        topic: String,
+    },
+    /// Error: a setting that must be positive is 0.
+    NotPositive {
+        /// Which.
+        field: ConfigField,
+    },
+    /// Error: `heartbeat.interval.ms` is not below `session.timeout.ms` (the Java client refuses
+    /// it; the session would expire between two heartbeats).
+    HeartbeatNotBelowSession {
+        /// `heartbeat.interval.ms`.
+        heartbeat_ms: u64,
+        /// `session.timeout.ms`.
+        session_ms: u64,
+    },
+    /// Warning: `heartbeat.interval.ms` is more than a third of `session.timeout.ms` (Kafka
+    /// recommends at most a third, so that two heartbeats may be lost).
+    HeartbeatAboveThirdOfSession {
+        /// `heartbeat.interval.ms`.
+        heartbeat_ms: u64,
+        /// `session.timeout.ms`.
+        session_ms: u64,
+    },
+    /// Warning: `session.timeout.ms` is outside the coordinator's
+    /// `group.min.session.timeout.ms..=group.max.session.timeout.ms`: the JoinGroup fails with
+    /// `INVALID_SESSION_TIMEOUT`.
+    SessionOutsideGroupBounds {
+        /// `session.timeout.ms`.
+        session_ms: u64,
+        /// `group.min.session.timeout.ms`.
+        min_ms: u64,
+        /// `group.max.session.timeout.ms`.
+        max_ms: u64,
+    },
+    /// Warning: a batch takes at least `max.poll.interval.ms`, so the consumer leaves the group
+    /// while it processes.
+    ProcessingNotBelowMaxPoll {
+        /// [`ConsumerConfig::processing_ms`].
+        processing_ms: u64,
+        /// `max.poll.interval.ms`.
+        max_poll_interval_ms: u64,
+    },
+}
+
+impl ConfigIssue {
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Self::Name(_)
+            | Self::NoAssignor
+            | Self::NoTopic
+            | Self::BadTopicName { .. }
+            | Self::NotPositive { .. }
+            | Self::HeartbeatNotBelowSession { .. } => Severity::Error,
+            Self::HeartbeatAboveThirdOfSession { .. }
+            | Self::SessionOutsideGroupBounds { .. }
+            | Self::ProcessingNotBelowMaxPoll { .. } => Severity::Warning,
+        }
+    }
+
+    /// The field to point at.
+    pub fn field(&self) -> ConfigField {
+        self.fields()[0]
+    }
+
+    /// Every field whose value the finding depends on, the one to point at first.
+    pub fn fields(&self) -> &'static [ConfigField] {
+        use ConfigField as F;
+        match self {
+            Self::Name(_) => &[F::Name],
+            Self::NoAssignor => &[F::Assignors],
+            Self::NoTopic | Self::BadTopicName { .. } => &[F::Subscription],
+            Self::NotPositive { field } => match field {
+                F::Name => &[F::Name],
+                F::Assignors => &[F::Assignors],
+                F::Subscription => &[F::Subscription],
+                F::SessionTimeout => &[F::SessionTimeout],
+                F::HeartbeatInterval => &[F::HeartbeatInterval],
+                F::MaxPollInterval => &[F::MaxPollInterval],
+                F::Processing => &[F::Processing],
+                F::MaxPollRecords => &[F::MaxPollRecords],
+            },
+            Self::HeartbeatNotBelowSession { .. } | Self::HeartbeatAboveThirdOfSession { .. } => {
+                &[F::HeartbeatInterval, F::SessionTimeout]
+            }
+            Self::SessionOutsideGroupBounds { .. } => &[F::SessionTimeout],
+            Self::ProcessingNotBelowMaxPoll { .. } => &[F::Processing, F::MaxPollInterval],
+        }
+    }
+}
+
+impl fmt::Display for ConfigIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Name(issue) => write!(f, "name: {issue}"),
+            Self::NoAssignor => f.write_str("partition.assignment.strategy: needs at least one assignor"),
+            Self::NoTopic => f.write_str("subscription: subscribes to no topic"),
+            Self::BadTopicName { topic } => write!(
+                f,
+                "subscription: topic {topic:?} may only hold ASCII letters, digits, '.', '_' and '-'"
+            ),
+            Self::NotPositive { field } => write!(f, "{field}: must be positive"),
+            Self::HeartbeatNotBelowSession {
+                heartbeat_ms,
+                session_ms,
+            } => write!(
+                f,
+                "heartbeat.interval.ms {heartbeat_ms} must be below session.timeout.ms {session_ms}"
+            ),
+            Self::HeartbeatAboveThirdOfSession {
+                heartbeat_ms,
+                session_ms,
+            } => write!(
+                f,
+                "heartbeat.interval.ms {heartbeat_ms} is more than a third of session.timeout.ms {session_ms}"
+            ),
+            Self::SessionOutsideGroupBounds {
+                session_ms,
+                min_ms,
+                max_ms,
+            } => write!(
+                f,
+                "session.timeout.ms {session_ms} is outside [group.min.session.timeout.ms {min_ms}, \
+                 group.max.session.timeout.ms {max_ms}]: JoinGroup fails with INVALID_SESSION_TIMEOUT"
+            ),
+            Self::ProcessingNotBelowMaxPoll {
+                processing_ms,
+                max_poll_interval_ms,
+            } => write!(
+                f,
+                "processing_ms {processing_ms} is not below max.poll.interval.ms {max_poll_interval_ms}: \
+                 the consumer leaves the group while it processes"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn consumer() -> ConsumerConfig {
+        ConsumerConfig::new("C", "g", Subscription::Topics(vec!["round_topic".into()]))
+    }
+
+    fn issues(c: &ConsumerConfig) -> Vec<ConfigIssue> {
+        c.check(&CoordinatorConfig::default())
+    }
+
+    #[test]
+    fn the_defaults_raise_nothing() {
+        assert_eq!(issues(&consumer()), vec![]);
+    }
+
+    #[test]
+    fn a_heartbeat_at_or_above_the_session_is_an_error() {
+        let mut c = consumer();
+        c.session_timeout_ms = 10_000;
+        c.heartbeat_interval_ms = 10_000;
+        let found = issues(&c);
+        assert_eq!(
+            found,
+            vec![ConfigIssue::HeartbeatNotBelowSession {
+                heartbeat_ms: 10_000,
+                session_ms: 10_000
+            }]
+        );
+        assert_eq!(found[0].severity(), Severity::Error);
+        assert_eq!(found[0].field(), ConfigField::HeartbeatInterval);
+        assert_eq!(
+            found[0].to_string(),
+            "heartbeat.interval.ms 10000 must be below session.timeout.ms 10000"
+        );
+    }
+
+    #[test]
+    fn a_heartbeat_above_a_third_of_the_session_is_a_warning() {
+        let mut c = consumer();
+        c.session_timeout_ms = 9_000;
+        c.heartbeat_interval_ms = 3_001;
+        assert_eq!(
+            issues(&c),
+            vec![ConfigIssue::HeartbeatAboveThirdOfSession {
+                heartbeat_ms: 3_001,
+                session_ms: 9_000
+            }]
+        );
+        assert_eq!(issues(&c)[0].severity(), Severity::Warning);
+        // Exactly a third is what Kafka recommends.
+        c.heartbeat_interval_ms = 3_000;
+        assert_eq!(issues(&c), vec![]);
+    }
+
+    #[test]
+    fn a_session_outside_the_coordinators_bounds_is_a_warning_with_its_bounds() {
+        let mut c = consumer();
+        c.session_timeout_ms = 5_999;
+        c.heartbeat_interval_ms = 1_000;
+        let found = issues(&c);
+        assert_eq!(
+            found,
+            vec![ConfigIssue::SessionOutsideGroupBounds {
+                session_ms: 5_999,
+                min_ms: 6_000,
+                max_ms: 1_800_000
+            }]
+        );
+        assert_eq!(found[0].severity(), Severity::Warning);
+        c.session_timeout_ms = 1_800_001;
+        assert_eq!(issues(&c).len(), 1);
+        c.session_timeout_ms = 1_800_000;
+        assert_eq!(issues(&c), vec![]);
+    }
+
+    #[test]
+    fn the_bounds_come_from_the_given_coordinator_config() {
+        // group.min.session.timeout.ms 10000: a 6000 ms session, fine by default, is warned.
+        let mut c = consumer();
+        c.session_timeout_ms = 6_000;
+        c.heartbeat_interval_ms = 2_000;
+        assert_eq!(issues(&c), vec![]);
+        let strict = CoordinatorConfig {
+            group_min_session_timeout_ms: 10_000,
+            ..CoordinatorConfig::default()
+        };
+        let found = c.check(&strict);
+        assert_eq!(
+            found,
+            vec![ConfigIssue::SessionOutsideGroupBounds {
+                session_ms: 6_000,
+                min_ms: 10_000,
+                max_ms: 1_800_000
+            }]
+        );
+        assert_eq!(found[0].severity(), Severity::Warning);
+        assert_eq!(found[0].field(), ConfigField::SessionTimeout);
+    }
+
+    #[test]
+    fn processing_at_or_above_max_poll_interval_is_a_warning() {
+        let mut c = consumer();
+        c.processing_ms = 300_000;
+        let found = issues(&c);
+        assert_eq!(
+            found,
+            vec![ConfigIssue::ProcessingNotBelowMaxPoll {
+                processing_ms: 300_000,
+                max_poll_interval_ms: 300_000
+            }]
+        );
+        assert_eq!(found[0].severity(), Severity::Warning);
+        assert_eq!(
+            found[0].fields(),
+            &[ConfigField::Processing, ConfigField::MaxPollInterval]
+        );
+    }
+
+    #[test]
+    fn zeros_assignors_and_topics_are_errors() {
+        let mut c = consumer();
+        c.assignors.clear();
+        c.subscription = Subscription::Topics(vec!["ok".into(), "a/b".into()]);
+        c.max_poll_records = 0;
+        assert_eq!(
+            issues(&c),
+            vec![
+                ConfigIssue::NoAssignor,
+                ConfigIssue::BadTopicName { topic: "a/b".into() },
+                ConfigIssue::NotPositive {
+                    field: ConfigField::MaxPollRecords
+                },
+            ]
+        );
+        c.subscription = Subscription::Topics(vec![]);
+        assert!(issues(&c).contains(&ConfigIssue::NoTopic));
+        assert!(issues(&c).iter().all(|i| i.severity() == Severity::Error));
+    }
+
+    #[test]
+    fn names_hold_no_markup_and_are_not_too_long() {
+        assert_eq!(check_name("C1"), Ok(()));
+        assert_eq!(check_name("消费者 A"), Ok(()));
+        assert_eq!(check_name(""), Err(NameIssue::Empty));
+        assert_eq!(check_name("a<b>"), Err(NameIssue::Forbidden { c: '<' }));
+        assert_eq!(check_name("a\nb"), Err(NameIssue::Forbidden { c: '\n' }));
+        assert_eq!(check_name(&"x".repeat(200)), Ok(()));
+        assert_eq!(
+            check_name(&"x".repeat(201)),
+            Err(NameIssue::TooLong { chars: 201, max: 200 })
+        );
+        let mut c = consumer();
+        c.name = "<b>".into();
+        assert_eq!(
+            issues(&c),
+            vec![ConfigIssue::Name(NameIssue::Forbidden { c: '<' })]
+        );
+        assert_eq!(
+            issues(&c)[0].to_string(),
+            "name: the name contains '<'; names may not contain markup or control characters"
+        );
+    }
+
+    #[test]
+    fn topic_names_are_kafkas_characters() {
+        assert!(is_topic_name("round_topic.v2-a"));
+        assert!(!is_topic_name(""));
+        assert!(!is_topic_name("a b"));
+        assert!(!is_topic_name("主题"));
     }
 }

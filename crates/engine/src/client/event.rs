@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::assignor::{RebalanceProtocol, Strategy};
 use crate::event::Partitions;
-use crate::protocol::{ErrorCode, NodeId, TopicPartition};
+use crate::protocol::{Api, ErrorCode, NodeId, TopicPartition, ALL_ERROR_CODES};
 use crate::time::SimTime;
 use crate::topic::Subscription;
 
@@ -189,6 +189,286 @@ impl fmt::Display for RecordRange {
     }
 }
 
+/// Why a request failed without a response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RequestFailure {
+    /// No response within `request.timeout.ms`.
+    TimedOut,
+    /// The connection to the broker dropped.
+    Disconnected,
+    /// The coordinator was marked unknown while the request was in flight (Kafka fails the
+    /// coordinator's requests as disconnected).
+    CoordinatorLost,
+}
+
+impl RequestFailure {
+    /// Every failure.
+    pub const ALL: [Self; 3] = [Self::TimedOut, Self::Disconnected, Self::CoordinatorLost];
+}
+
+impl fmt::Display for RequestFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::TimedOut => "request timed out",
+            Self::Disconnected => "disconnected",
+            Self::CoordinatorLost => "disconnected from the coordinator",
+        })
+    }
+}
+
+/// Why a commit was not sent ([`ClientEvent::CommitSkipped`]), or was lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommitSkip {
+    /// Kafka commits only in a stable generation (`generationIfStable`): a rebalance is in progress
+    /// or the generation was reset.
+    NotStable,
+    /// No coordinator to send it to.
+    CoordinatorUnknown,
+    /// It was sent, but failed without a response: the offsets are not committed.
+    Lost {
+        /// How the request failed.
+        cause: RequestFailure,
+    },
+}
+
+impl CommitSkip {
+    /// Every reason.
+    pub fn all() -> impl Iterator<Item = Self> {
+        [Self::NotStable, Self::CoordinatorUnknown]
+            .into_iter()
+            .chain(RequestFailure::ALL.map(|cause| Self::Lost { cause }))
+    }
+}
+
+impl fmt::Display for CommitSkip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotStable => {
+                f.write_str("the consumer is not in a stable generation (a rebalance is in progress)")
+            }
+            Self::CoordinatorUnknown => f.write_str("the coordinator is unknown"),
+            Self::Lost { cause } => write!(f, "{cause}; the commit is lost"),
+        }
+    }
+}
+
+/// What the client does about an error in a response ([`ClientEvent::ErrorReceived`], reference
+/// §8.1). The variants name Kafka's reactions; several APIs share some of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reaction {
+    /// Reset the generation and the member id, then rejoin (`UNKNOWN_MEMBER_ID`).
+    ResetAndRejoin,
+    /// Reset the generation, keep the member id, then rejoin (`ILLEGAL_GENERATION`).
+    ResetKeepMemberIdAndRejoin,
+    /// JoinGroup: send the JoinGroup again.
+    RetryJoin,
+    /// SyncGroup: rejoin, keeping the generation (`REBALANCE_IN_PROGRESS`).
+    RejoinKeepGeneration,
+    /// Heartbeat: the group is rebalancing; rejoin at the next `poll()`.
+    RequestRejoin,
+    /// Mark the coordinator unknown, rediscover it, and retry the request.
+    RediscoverAndRetry,
+    /// SyncGroup: mark the coordinator unknown, rediscover it, and rejoin.
+    RediscoverAndRejoin,
+    /// Heartbeat: mark the coordinator unknown and rediscover it.
+    Rediscover,
+    /// Wait `retry.backoff.ms`, then retry.
+    BackOffAndRetry,
+    /// Heartbeat: send the next heartbeat after `retry.backoff.ms`.
+    RetryHeartbeatAfterBackoff,
+    /// JoinGroup / SyncGroup `FENCED_INSTANCE_ID`: the consumer stops.
+    FatalFenced,
+    /// JoinGroup / SyncGroup: an error the client does not handle is thrown to the application.
+    FatalThrown,
+    /// Heartbeat: the heartbeat thread fails, and with it the consumer.
+    FatalHeartbeatThread,
+    /// OffsetCommit during a rebalance with a newer generation (`RebalanceInProgressException`).
+    CommitFailedRebalanceGoesOn,
+    /// OffsetCommit `UNKNOWN_MEMBER_ID` in a stable generation (`CommitFailedException`).
+    CommitFailedResetAndRejoin,
+    /// OffsetCommit `ILLEGAL_GENERATION` in a stable generation (`CommitFailedException`).
+    CommitFailedResetKeepMemberIdAndRejoin,
+    /// OffsetCommit `REBALANCE_IN_PROGRESS`: request a rejoin, keep the generation.
+    CommitFailedRequestRejoin,
+    /// OffsetCommit `FENCED_INSTANCE_ID` for the current generation: the consumer stops.
+    CommitFatal,
+    /// OffsetCommit `FENCED_INSTANCE_ID` for a generation already left: only the commit failed.
+    CommitFailedGenerationChanged,
+    /// OffsetCommit to a broker that is not (or no longer) the coordinator: retriable.
+    CommitRediscover,
+    /// OffsetCommit: any other error; the commit failed.
+    CommitFailed,
+}
+
+impl Reaction {
+    /// Every reaction.
+    pub const ALL: [Self; 21] = [
+        Self::ResetAndRejoin,
+        Self::ResetKeepMemberIdAndRejoin,
+        Self::RetryJoin,
+        Self::RejoinKeepGeneration,
+        Self::RequestRejoin,
+        Self::RediscoverAndRetry,
+        Self::RediscoverAndRejoin,
+        Self::Rediscover,
+        Self::BackOffAndRetry,
+        Self::RetryHeartbeatAfterBackoff,
+        Self::FatalFenced,
+        Self::FatalThrown,
+        Self::FatalHeartbeatThread,
+        Self::CommitFailedRebalanceGoesOn,
+        Self::CommitFailedResetAndRejoin,
+        Self::CommitFailedResetKeepMemberIdAndRejoin,
+        Self::CommitFailedRequestRejoin,
+        Self::CommitFatal,
+        Self::CommitFailedGenerationChanged,
+        Self::CommitRediscover,
+        Self::CommitFailed,
+    ];
+
+    /// The reaction in English, as the trace prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Self::ResetAndRejoin => "reset generation and member id, rejoin",
+            Self::ResetKeepMemberIdAndRejoin => "reset generation, keep member id, rejoin",
+            Self::RetryJoin => "retry the JoinGroup",
+            Self::RejoinKeepGeneration => "rejoin, keep the generation",
+            Self::RequestRejoin => "request a rejoin",
+            Self::RediscoverAndRetry => "mark the coordinator unknown, rediscover, retry",
+            Self::RediscoverAndRejoin => "mark the coordinator unknown, rediscover, rejoin",
+            Self::Rediscover => "mark the coordinator unknown, rediscover",
+            Self::BackOffAndRetry => "back off and retry",
+            Self::RetryHeartbeatAfterBackoff => "retry after backoff",
+            Self::FatalFenced => "fatal: another instance took this group.instance.id",
+            Self::FatalThrown => "fatal: thrown to the application",
+            Self::FatalHeartbeatThread => "fatal: the heartbeat thread fails",
+            Self::CommitFailedRebalanceGoesOn => {
+                "RebalanceInProgressException: the commit failed; the rebalance goes on"
+            }
+            Self::CommitFailedResetAndRejoin => {
+                "CommitFailedException; reset generation and member id, rejoin"
+            }
+            Self::CommitFailedResetKeepMemberIdAndRejoin => {
+                "CommitFailedException; reset generation, keep member id, rejoin"
+            }
+            Self::CommitFailedRequestRejoin => {
+                "RebalanceInProgressException; request a rejoin, keep the generation"
+            }
+            Self::CommitFatal => "fatal",
+            Self::CommitFailedGenerationChanged => "the generation changed: the commit failed",
+            Self::CommitRediscover => "mark the coordinator unknown; retriable after rediscovery",
+            Self::CommitFailed => "the commit failed",
+        }
+    }
+}
+
+impl fmt::Display for Reaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// Why the client reset its generation ([`ClientEvent::GenerationReset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResetReason {
+    /// A response carried this error (Kafka: `resetGenerationOnResponseError`).
+    Error {
+        /// The API.
+        api: Api,
+        /// The error.
+        error: ErrorCode,
+    },
+    /// It left the group because it is being closed (`resetGenerationOnLeaveGroup`).
+    Closed,
+    /// It left the group after `max.poll.interval.ms` passed without a `poll()`.
+    PollTimeout,
+}
+
+impl ResetReason {
+    /// Every reason.
+    pub fn all() -> impl Iterator<Item = Self> {
+        [Self::Closed, Self::PollTimeout].into_iter().chain(
+            Api::ALL
+                .into_iter()
+                .flat_map(|api| ALL_ERROR_CODES.map(|error| Self::Error { api, error })),
+        )
+    }
+}
+
+impl fmt::Display for ResetReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Error { api, error } => write!(f, "{api}: {error}"),
+            Self::Closed => f.write_str("left the group: the consumer is being closed"),
+            Self::PollTimeout => f.write_str("left the group after the poll timeout"),
+        }
+    }
+}
+
+/// Why a response was ignored ([`ClientEvent::ResponseIgnored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IgnoreReason {
+    /// A JoinGroup response when the consumer is no longer joining.
+    NoLongerJoining,
+    /// A SyncGroup response for a generation the consumer has left.
+    GenerationLeft,
+    /// A Heartbeat error about a generation the consumer has already left.
+    StaleError {
+        /// The error.
+        error: ErrorCode,
+    },
+    /// The request had already timed out or failed.
+    GivenUp,
+}
+
+impl IgnoreReason {
+    /// Every reason.
+    pub fn all() -> impl Iterator<Item = Self> {
+        [Self::NoLongerJoining, Self::GenerationLeft, Self::GivenUp]
+            .into_iter()
+            .chain(ALL_ERROR_CODES.map(|error| Self::StaleError { error }))
+    }
+}
+
+impl fmt::Display for IgnoreReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoLongerJoining => f.write_str("no longer joining"),
+            Self::GenerationLeft => f.write_str("for a generation the consumer has left"),
+            Self::StaleError { error } => write!(f, "{error} concerns a generation already left"),
+            Self::GivenUp => f.write_str("the request was already given up on"),
+        }
+    }
+}
+
+/// The four reasons above serialise as their English sentence, as the trace's JSON did when they
+/// were strings, and read back from it.
+macro_rules! serde_as_text {
+    ($($t:ty => $all:expr),* $(,)?) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                $all.into_iter()
+                    .find(|r: &$t| r.to_string() == text)
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown reason `{text}`")))
+            }
+        }
+    )*};
+}
+
+serde_as_text! {
+    CommitSkip => CommitSkip::all(),
+    Reaction => Reaction::ALL,
+    ResetReason => ResetReason::all(),
+    IgnoreReason => IgnoreReason::all(),
+}
+
 /// Something a consumer did or noticed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -280,16 +560,16 @@ pub enum ClientEvent {
         /// Whether the member id was kept.
         member_id_kept: bool,
         /// Why.
-        reason: String,
+        reason: ResetReason,
     },
     /// A response carried an error; what the client does about it (reference §8.1).
     ErrorReceived {
         /// The API.
-        api: String,
+        api: Api,
         /// The error.
         error: ErrorCode,
-        /// The reaction, in English.
-        reaction: String,
+        /// The reaction.
+        reaction: Reaction,
     },
     /// The consumer stopped with a fatal error.
     Fatal {
@@ -343,7 +623,7 @@ pub enum ClientEvent {
         /// Why it would have been sent.
         reason: CommitReason,
         /// Why it was not.
-        why: String,
+        why: CommitSkip,
     },
     /// Starting positions of newly assigned partitions.
     PositionsInitialized {
@@ -380,16 +660,16 @@ pub enum ClientEvent {
     /// A response was ignored (stale, or for a request already given up on).
     ResponseIgnored {
         /// The API.
-        api: String,
+        api: Api,
         /// The correlation id.
         correlation_id: i32,
         /// Why.
-        why: String,
+        why: IgnoreReason,
     },
     /// A request got no response within its timeout.
     RequestTimedOut {
         /// The API.
-        api: String,
+        api: Api,
         /// The correlation id.
         correlation_id: i32,
     },
@@ -654,5 +934,124 @@ impl fmt::Display for ClientEvent {
                 write!(f, "{api} #{correlation_id} timed out without a response")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sentences the trace printed when these reasons were strings: the golden traces (text
+    /// and JSON) depend on them, and each must read back to its reason.
+    #[test]
+    fn reasons_print_and_serialise_as_the_traces_english() {
+        let cases: Vec<(String, String)> = vec![
+            (
+                CommitSkip::NotStable.to_string(),
+                "the consumer is not in a stable generation (a rebalance is in progress)".into(),
+            ),
+            (
+                CommitSkip::CoordinatorUnknown.to_string(),
+                "the coordinator is unknown".into(),
+            ),
+            (
+                CommitSkip::Lost {
+                    cause: RequestFailure::TimedOut,
+                }
+                .to_string(),
+                "request timed out; the commit is lost".into(),
+            ),
+            (
+                CommitSkip::Lost {
+                    cause: RequestFailure::Disconnected,
+                }
+                .to_string(),
+                "disconnected; the commit is lost".into(),
+            ),
+            (
+                CommitSkip::Lost {
+                    cause: RequestFailure::CoordinatorLost,
+                }
+                .to_string(),
+                "disconnected from the coordinator; the commit is lost".into(),
+            ),
+            (
+                ResetReason::Error {
+                    api: Api::OffsetCommit,
+                    error: ErrorCode::IllegalGeneration,
+                }
+                .to_string(),
+                "OffsetCommit: ILLEGAL_GENERATION".into(),
+            ),
+            (
+                ResetReason::Closed.to_string(),
+                "left the group: the consumer is being closed".into(),
+            ),
+            (
+                ResetReason::PollTimeout.to_string(),
+                "left the group after the poll timeout".into(),
+            ),
+            (
+                IgnoreReason::StaleError {
+                    error: ErrorCode::UnknownMemberId,
+                }
+                .to_string(),
+                "UNKNOWN_MEMBER_ID concerns a generation already left".into(),
+            ),
+            (
+                IgnoreReason::NoLongerJoining.to_string(),
+                "no longer joining".into(),
+            ),
+            (
+                IgnoreReason::GenerationLeft.to_string(),
+                "for a generation the consumer has left".into(),
+            ),
+            (
+                IgnoreReason::GivenUp.to_string(),
+                "the request was already given up on".into(),
+            ),
+            (
+                Reaction::RetryHeartbeatAfterBackoff.to_string(),
+                "retry after backoff".into(),
+            ),
+            (Reaction::CommitFatal.to_string(), "fatal".into()),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+        let event = ClientEvent::CommitSkipped {
+            reason: CommitReason::AutoCommit,
+            why: CommitSkip::CoordinatorUnknown,
+        };
+        let json = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            json,
+            r#"{"commit_skipped":{"reason":"auto_commit","why":"the coordinator is unknown"}}"#
+        );
+        assert_eq!(serde_json::from_str::<ClientEvent>(&json).unwrap(), event);
+    }
+
+    #[test]
+    fn every_reason_reads_back_from_its_sentence() {
+        fn round_trip<T: Serialize + for<'de> Deserialize<'de> + PartialEq + fmt::Debug + fmt::Display>(
+            all: impl IntoIterator<Item = T>,
+        ) -> usize {
+            let mut n = 0;
+            for r in all {
+                let json = serde_json::to_string(&r).unwrap();
+                assert_eq!(json, format!("\"{r}\""));
+                assert_eq!(serde_json::from_str::<T>(&json).unwrap(), r, "{json}");
+                n += 1;
+            }
+            n
+        }
+        assert_eq!(round_trip(CommitSkip::all()), 5);
+        assert_eq!(round_trip(Reaction::ALL), 21);
+        assert_eq!(round_trip(ResetReason::all()), 2 + 8 * ALL_ERROR_CODES.len());
+        assert_eq!(round_trip(IgnoreReason::all()), 3 + ALL_ERROR_CODES.len());
+        // The 21 reactions are 21 different sentences.
+        let texts: std::collections::BTreeSet<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();
+        assert_eq!(texts.len(), Reaction::ALL.len());
+        assert!(serde_json::from_str::<Reaction>("\"shrug\"").is_err());
     }
 }

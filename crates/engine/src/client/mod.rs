@@ -33,28 +33,44 @@
 //! `poll()` until the rebalance completes; the model treats that as one blocking `poll()`. A
 //! cooperative consumer that owns partitions keeps processing them while it rejoins, and installs
 //! the new assignment at its next `poll()`, as Kafka's `onJoinComplete` does.
+//!
+//! # Files
+//!
+//! One type, split by concern like the coordinator (`impl Consumer` blocks per file): this file
+//! holds the struct, the inputs, the outputs, the getters and the drive (the two threads and one
+//! pass of `poll()`); `join` the join flow (`onJoinPrepare`, JoinGroup, the assignor, SyncGroup,
+//! `onJoinComplete`, revocation, leaving and generation resets); `heartbeat` the heartbeat
+//! thread and `max.poll.interval.ms`; `commit` OffsetCommit; `fetch` metadata, OffsetFetch and
+//! fetches.
 
+mod commit;
 mod config;
 mod event;
+mod fetch;
+mod heartbeat;
+mod join;
+mod timers;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-pub use config::{CommitMode, ConsumerConfig};
+pub use config::{
+    check_name, is_topic_name, CommitMode, ConfigField, ConfigIssue, ConsumerConfig, NameIssue, Severity,
+    MAX_NAME_CHARS,
+};
 pub use event::{
-    ClientEvent, ClientState, CommitReason, Lifecycle, MemberState, PositionSource, RecordRange,
+    ClientEvent, ClientState, CommitReason, CommitSkip, IgnoreReason, Lifecycle, MemberState, PositionSource,
+    Reaction, RecordRange, RequestFailure, ResetReason,
 };
+pub use timers::ClientTimer;
 
-use crate::assignor::{assign, MemberSubscription, RebalanceProtocol, Strategy};
+use join::{JoinPrepare, PendingAssignment, Revocation};
+
+use crate::assignor::RebalanceProtocol;
 use crate::protocol::{
-    ConsumerAssignment, ConsumerSubscription, ErrorCode, FindCoordinatorRequest, HeartbeatRequest,
-    JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, MemberIdentity, NodeId,
-    OffsetCommitPartition, OffsetCommitRequest, OffsetFetchRequest, OffsetFetchResponse, Request, Response,
-    SyncGroupAssignment, SyncGroupRequest, SyncGroupResponse, TopicPartition, CONSUMER_PROTOCOL_TYPE,
-    JOIN_GROUP_LATEST_VERSION, NO_GENERATION, OFFSET_COMMIT_LATEST_VERSION,
+    Api, ErrorCode, FindCoordinatorRequest, NodeId, Request, Response, TopicPartition, NO_GENERATION,
 };
-use crate::sort::{btree_map, btree_set, sort};
 use crate::time::{SimDuration, SimTime};
 use crate::topic::{Subscription, Topics};
 
@@ -116,17 +132,6 @@ struct Pause {
     polls: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Api {
-    FindCoordinator,
-    JoinGroup,
-    SyncGroup,
-    Heartbeat,
-    LeaveGroup,
-    OffsetCommit,
-    OffsetFetch,
-}
-
 #[derive(Clone, Debug)]
 struct InFlight {
     api: Api,
@@ -136,37 +141,6 @@ struct InFlight {
     generation: i32,
     member_id: String,
     commit: Option<(CommitReason, Vec<(TopicPartition, i64)>)>,
-}
-
-/// How far `onJoinPrepare` got for the next JoinGroup (it may have to wait for an OffsetCommit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JoinPrepare {
-    /// Not started: the auto-commit before the rebalance comes first.
-    Start,
-    /// The auto-commit was sent (or was not needed); the revocation comes next.
-    Revoke,
-    /// Done: the JoinGroup can be sent.
-    Done,
-}
-
-/// Partitions being given up (the client state "revoking").
-#[derive(Clone, Debug)]
-struct Revocation {
-    /// The partitions.
-    partitions: Vec<TopicPartition>,
-    /// Whether `onPartitionsRevoked` was called for them; `false` while they are only pending
-    /// revocation (eager: `onJoinPrepare`'s auto-commit runs first).
-    called: bool,
-    /// Cooperative `onJoinComplete`: the partitions `onPartitionsAssigned` gets once the
-    /// revocation ends (Kafka calls the assignment callback after the revocation callback).
-    then_assign: Option<Vec<TopicPartition>>,
-}
-
-/// An assignment received in SyncGroup, installed at the next `poll()` (`onJoinComplete`).
-#[derive(Clone, Debug)]
-struct PendingAssignment {
-    generation: i32,
-    partitions: BTreeSet<TopicPartition>,
 }
 
 /// One simulated consumer. See the [module docs](self).
@@ -359,10 +333,10 @@ impl Consumer {
             for corr in expired {
                 if let Some(f) = self.in_flight.remove(&corr) {
                     self.events.push_back(ClientEvent::RequestTimedOut {
-                        api: api_name(f.api).into(),
+                        api: f.api,
                         correlation_id: corr,
                     });
-                    self.on_request_failed(now, f, "request timed out");
+                    self.on_request_failed(now, f, RequestFailure::TimedOut);
                 }
             }
         }
@@ -400,11 +374,7 @@ impl Consumer {
             }
             self.drop_partitions_all();
         }
-        self.maybe_leave_group(
-            now,
-            "the consumer is being closed",
-            "left the group: the consumer is being closed",
-        );
+        self.maybe_leave_group(now, "the consumer is being closed", ResetReason::Closed);
         self.stop(Lifecycle::Closed);
         self.events.push_back(ClientEvent::Closed);
     }
@@ -442,7 +412,7 @@ impl Consumer {
         let failed: Vec<InFlight> = std::mem::take(&mut self.in_flight).into_values().collect();
         let lookup_failed = failed.iter().any(|f| f.api == Api::FindCoordinator);
         for f in failed {
-            self.on_request_failed(now, f, "disconnected");
+            self.on_request_failed(now, f, RequestFailure::Disconnected);
         }
         if lookup_failed {
             // Kafka: a failed coordinator lookup is retried after `retry.backoff.ms`.
@@ -517,44 +487,11 @@ impl Consumer {
         std::mem::take(&mut self.quiet_events)
     }
 
-    /// When [`Consumer::handle_timeout`] should be called next.
+    /// When [`Consumer::handle_timeout`] should be called next: the earliest of [`Consumer::timers`].
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        if !self.lifecycle.is_running() {
-            return None;
-        }
-        let mut t: Option<SimTime> = None;
-        let mut consider = |x: SimTime| t = Some(t.map_or(x, |y| y.min(x)));
-        if let Some(p) = &self.pause {
-            if let Some(u) = p.until {
-                consider(u);
-            }
-        }
-        if self.is_frozen() {
-            return t;
-        }
-        for f in self.in_flight.values() {
-            consider(f.deadline);
-        }
-        if self.backoff_until > SimTime::ZERO {
-            consider(self.backoff_until);
-        }
-        let polls_paused = self.pause.as_ref().is_some_and(|p| p.polls);
-        if !polls_paused {
-            if let App::Processing(p) = &self.app {
-                consider(p.until);
-            }
-        }
-        let hb_paused = self.pause.as_ref().is_some_and(|p| p.heartbeats);
-        if !hb_paused && self.heartbeat_enabled() {
-            if !self.has_in_flight(Api::Heartbeat) {
-                consider(self.next_heartbeat);
-            }
-            consider(self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms));
-            if matches!(self.app, App::Processing(_)) {
-                consider(self.poll_deadline_raw());
-            }
-        }
-        t
+        let mut next: Option<SimTime> = None;
+        self.each_timer(|_, at| next = Some(next.map_or(at, |n| n.min(at))));
+        next
     }
 
     // ============================================================================== getters
@@ -698,18 +635,8 @@ impl Consumer {
 
     // ============================================================================ internals
 
-    fn poll_deadline_raw(&self) -> SimTime {
-        self.last_poll + SimDuration::from_millis(self.cfg.max_poll_interval_ms)
-    }
-
     fn is_frozen(&self) -> bool {
         self.pause.as_ref().is_some_and(|p| p.heartbeats && p.polls)
-    }
-
-    fn heartbeat_enabled(&self) -> bool {
-        self.lifecycle.is_running()
-            && self.coordinator.is_some()
-            && matches!(self.state, MemberState::CompletingRebalance | MemberState::Stable)
     }
 
     fn has_in_flight(&self, api: Api) -> bool {
@@ -770,91 +697,6 @@ impl Consumer {
         self.last_poll = now;
     }
 
-    fn send(&mut self, now: SimTime, api: Api, request: Request) -> i32 {
-        self.next_correlation += 1;
-        let corr = self.next_correlation;
-        let timeout = match api {
-            Api::JoinGroup => self.cfg.max_poll_interval_ms + JOIN_GROUP_TIMEOUT_LAPSE_MS,
-            _ => self.cfg.request_timeout_ms,
-        };
-        let to = match (api, self.coordinator) {
-            (Api::FindCoordinator, _) | (_, None) => Destination::AnyBroker,
-            (_, Some(n)) => Destination::Coordinator(n),
-        };
-        self.in_flight.insert(
-            corr,
-            InFlight {
-                api,
-                correlation_id: corr,
-                deadline: now + SimDuration::from_millis(timeout),
-                generation: self.generation,
-                member_id: self.member_id.clone(),
-                commit: None,
-            },
-        );
-        self.outbox.push_back(ClientOutput::Send {
-            to,
-            correlation_id: corr,
-            request,
-        });
-        corr
-    }
-
-    /// Marks the coordinator unknown (Kafka: `markCoordinatorUnknown`): in-flight group requests
-    /// are failed as by a disconnect, and a rebalance in progress restarts after rediscovery.
-    fn mark_coordinator_unknown(&mut self, now: SimTime, reason: &str) {
-        if self.coordinator.is_none() {
-            return;
-        }
-        self.coordinator = None;
-        self.events.push_back(ClientEvent::CoordinatorLost {
-            reason: reason.into(),
-        });
-        let failed: Vec<(i32, InFlight)> = std::mem::take(&mut self.in_flight).into_iter().collect();
-        for (_, f) in failed {
-            self.on_request_failed(now, f, "disconnected from the coordinator");
-        }
-    }
-
-    /// A commit that something waited for was answered or failed: the wait ends.
-    fn commit_resolved(&mut self, correlation_id: i32) {
-        if self.join_commit == Some(correlation_id) {
-            self.join_commit = None;
-        }
-        if self.blocking_commit == Some(correlation_id) {
-            self.blocking_commit = None;
-        }
-    }
-
-    /// A request failed without a response (timeout or disconnect).
-    fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: &str) {
-        self.commit_resolved(f.correlation_id);
-        match f.api {
-            Api::JoinGroup | Api::SyncGroup => {
-                if matches!(
-                    self.state,
-                    MemberState::PreparingRebalance | MemberState::CompletingRebalance
-                ) {
-                    self.set_state(MemberState::Unjoined);
-                }
-                self.mark_coordinator_unknown(now, why);
-            }
-            Api::Heartbeat | Api::OffsetFetch | Api::LeaveGroup | Api::FindCoordinator => {
-                self.mark_coordinator_unknown(now, why);
-            }
-            Api::OffsetCommit => {
-                if let Some((reason, offsets)) = f.commit {
-                    self.forget_commit(&offsets);
-                    self.events.push_back(ClientEvent::CommitSkipped {
-                        reason,
-                        why: format!("{why}; the commit is lost"),
-                    });
-                }
-                self.mark_coordinator_unknown(now, why);
-            }
-        }
-    }
-
     // ------------------------------------------------------------------------------ the drive
 
     /// Runs both threads as far as they can go at `now`.
@@ -883,110 +725,6 @@ impl Consumer {
             App::Processing(p) => (1, p.until),
             App::Stopped => (2, SimTime::ZERO),
         }
-    }
-
-    fn heartbeat_thread(&mut self, now: SimTime) {
-        if self.pause.as_ref().is_some_and(|p| p.heartbeats) {
-            return;
-        }
-        // The heartbeat thread rediscovers a lost coordinator itself while the member is in a
-        // generation (Kafka: HeartbeatThread.run, `coordinatorUnknown()` branch).
-        if self.coordinator.is_none()
-            && matches!(self.state, MemberState::CompletingRebalance | MemberState::Stable)
-        {
-            self.find_coordinator(now);
-            return;
-        }
-        if !self.heartbeat_enabled() {
-            return;
-        }
-        // Kafka: HeartbeatThread.run — session, then poll timeout, then the heartbeat itself.
-        let session_deadline =
-            self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms);
-        if now >= session_deadline {
-            self.mark_coordinator_unknown(now, "session timed out without receiving a heartbeat response");
-            return;
-        }
-        if matches!(self.app, App::Processing(_)) && now >= self.poll_deadline_raw() {
-            self.poll_timeout_leave(now);
-            return;
-        }
-        if now >= self.next_heartbeat && !self.has_in_flight(Api::Heartbeat) {
-            let req = Request::Heartbeat(HeartbeatRequest {
-                group_id: self.cfg.group_id.clone(),
-                generation_id: self.generation,
-                member_id: self.member_id.clone(),
-                group_instance_id: self.cfg.group_instance_id.clone(),
-            });
-            self.send(now, Api::Heartbeat, req);
-            self.next_heartbeat = now + SimDuration::from_millis(self.cfg.heartbeat_interval_ms);
-        }
-    }
-
-    /// `max.poll.interval.ms` expired (Kafka: `maybeLeaveGroup("consumer poll timeout has
-    /// expired.")`): a dynamic member sends LeaveGroup; both reset their generation and member id.
-    fn poll_timeout_leave(&mut self, now: SimTime) {
-        let sends = !self.cfg.is_static() && self.coordinator.is_some() && !self.member_id.is_empty();
-        self.events.push_back(ClientEvent::PollTimeout {
-            max_poll_interval_ms: self.cfg.max_poll_interval_ms,
-            sends_leave_group: sends,
-        });
-        self.maybe_leave_group(
-            now,
-            "consumer poll timeout has expired.",
-            "left the group after the poll timeout",
-        );
-    }
-
-    /// Kafka: `AbstractCoordinator.maybeLeaveGroup`. A dynamic member that is in the group sends
-    /// LeaveGroup (a static member never does, KIP-345); then every member resets its generation and
-    /// member id and becomes UNJOINED (`resetGenerationOnLeaveGroup`), whether it sent anything or
-    /// not. `reset_reason` is what the reset event says.
-    fn maybe_leave_group(&mut self, now: SimTime, reason: &str, reset_reason: &str) {
-        let sends = !self.cfg.is_static()
-            && self.coordinator.is_some()
-            && !self.member_id.is_empty()
-            && self.state != MemberState::Unjoined;
-        if sends {
-            let req = Request::LeaveGroup(LeaveGroupRequest {
-                group_id: self.cfg.group_id.clone(),
-                members: vec![MemberIdentity {
-                    member_id: self.member_id.clone(),
-                    group_instance_id: None,
-                    reason: Some(reason.into()),
-                }],
-            });
-            self.send(now, Api::LeaveGroup, req);
-        }
-        // Nothing to reset for a consumer that never got a member id or a generation.
-        if self.generation != NO_GENERATION
-            || !self.member_id.is_empty()
-            || self.state != MemberState::Unjoined
-        {
-            self.reset_generation(false, reset_reason);
-        }
-    }
-
-    /// Kafka: `resetGenerationOnResponseError` / `resetStateAndRejoin`.
-    fn reset_generation(&mut self, keep_member_id: bool, reason: &str) {
-        self.generation = NO_GENERATION;
-        self.protocol_name = None;
-        if !keep_member_id {
-            self.member_id.clear();
-        }
-        self.is_leader = false;
-        self.assignment_snapshot = None;
-        self.pending_assignment = None;
-        self.events.push_back(ClientEvent::GenerationReset {
-            member_id_kept: keep_member_id,
-            reason: reason.into(),
-        });
-        self.set_state(MemberState::Unjoined);
-        self.rejoin_needed = true;
-        // The next join must run onJoinPrepare again, which now reports the owned partitions lost
-        // (§8.4): they may already belong to someone else. A revocation under way still ends
-        // first: its callback is already running.
-        self.join_prepare = JoinPrepare::Start;
     }
 
     fn application_thread(&mut self, now: SimTime, topics: &Topics) {
@@ -1090,739 +828,51 @@ impl Consumer {
         if rebalancing && (self.protocol == RebalanceProtocol::Eager || self.owned.is_empty()) {
             return; // poll() blocks until the rebalance completes
         }
-        // Starting positions of new partitions (Kafka: refreshCommittedOffsetsIfNeeded). Positions
-        // are only ever kept for owned partitions, so equal counts mean none is missing.
-        debug_assert!(self.positions.keys().all(|tp| self.owned.contains(tp)));
-        if self.positions.len() < self.owned.len() {
-            let missing: Vec<TopicPartition> = self
-                .owned
-                .iter()
-                .filter(|tp| !self.positions.contains_key(*tp))
-                .cloned()
-                .collect();
-            if !self.has_in_flight(Api::OffsetFetch) && now >= self.backoff_until {
-                let req = Request::OffsetFetch(OffsetFetchRequest {
-                    group_id: self.cfg.group_id.clone(),
-                    partitions: Some(missing),
-                    require_stable: true,
-                });
-                self.send(now, Api::OffsetFetch, req);
-            }
+        if self.positions_missing(now) {
             return;
         }
-        if let CommitMode::Auto { interval_ms } = self.cfg.commit {
-            if now >= self.next_auto_commit {
-                self.next_auto_commit = now + SimDuration::from_millis(interval_ms);
-                self.commit(now, CommitReason::AutoCommit);
-            }
-        }
+        self.maybe_auto_commit(now);
         self.fetch(now, topics);
     }
 
-    fn fetch(&mut self, now: SimTime, topics: &Topics) {
-        let mut remaining = u64::from(self.cfg.max_poll_records.max(1));
-        let mut records = Vec::new();
-        let n = self.owned.len();
-        // Owned partitions from the cursor on, wrapping around (borrowed, not cloned).
-        let start = if n > 0 { self.fetch_cursor % n } else { 0 };
-        let order = self.owned.iter().skip(start).chain(self.owned.iter().take(start));
-        for tp in order {
-            if remaining == 0 {
-                break;
-            }
-            let Some(leo) = topics.log_end_offset(tp, now) else {
-                // The partition is gone: ask for fresh metadata (Kafka: UNKNOWN_TOPIC_OR_PARTITION).
-                self.metadata_needed = true;
-                continue;
-            };
-            let pos = self.positions.get(tp).copied().unwrap_or(0);
-            let take = ((leo - pos).max(0) as u64).min(remaining);
-            if take > 0 {
-                records.push(RecordRange {
-                    partition: tp.clone(),
-                    from: pos,
-                    to: pos + take as i64,
-                });
-                match self.positions.get_mut(tp) {
-                    Some(p) => *p = pos + take as i64,
-                    None => {
-                        self.positions.insert(tp.clone(), pos + take as i64);
-                    }
-                }
-                remaining -= take;
-            }
-        }
-        if n > 0 {
-            self.fetch_cursor = (self.fetch_cursor + 1) % n;
-        }
-        sort(&mut records);
-        let until = now + SimDuration::from_millis(self.cfg.processing_ms.max(1));
-        if self.quiet {
-            self.quiet_events += 1;
-        } else {
-            self.events.push_back(ClientEvent::BatchFetched {
-                records: records.clone(),
-                until,
-            });
-        }
-        self.last_poll = now;
-        self.app = App::Processing(Processing {
-            since: now,
-            until,
-            records,
-        });
-    }
+    // -------------------------------------------------------------------- requests and responses
 
-    fn maybe_refresh_metadata(&mut self, now: SimTime, topics: &Topics) {
-        if !self.metadata_needed && now < self.next_metadata_refresh {
-            return;
-        }
-        self.metadata_needed = false;
-        self.next_metadata_refresh = now + SimDuration::from_millis(self.cfg.metadata_max_age_ms);
-        let md = topics.metadata();
-        if md != self.metadata {
-            let first = self.metadata.is_empty() && self.subscribed.is_empty();
-            self.metadata = md;
-            if !first {
-                self.events.push_back(ClientEvent::MetadataChanged {
-                    topics: self.metadata.iter().map(|(t, n)| (t.clone(), *n)).collect(),
-                });
-            }
-        }
-        let subscribed = self.cfg.subscription.resolve(self.metadata.keys());
-        if subscribed != self.subscribed {
-            self.subscribed = subscribed;
-            if self.state != MemberState::Unjoined || self.generation_valid() {
-                self.events.push_back(ClientEvent::SubscriptionChanged {
-                    subscription: self.cfg.subscription.clone(),
-                    topics: self.subscribed.clone(),
-                });
-            }
-        }
-        // The leader watches the partition counts of every topic the group subscribes to
-        // (Kafka: ConsumerCoordinator.rejoinNeededOrPending, assignmentSnapshot vs metadataSnapshot).
-        if self.is_leader && self.state == MemberState::Stable {
-            if let Some(snap) = &self.assignment_snapshot {
-                let now_view: BTreeMap<String, i32> = btree_map(
-                    snap.keys()
-                        .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n))),
-                );
-                let snap_existing: BTreeMap<String, i32> =
-                    btree_map(snap.iter().filter(|(_, n)| **n > 0).map(|(t, n)| (t.clone(), *n)));
-                if now_view != snap_existing {
-                    self.request_rejoin("the leader saw the group's topic metadata change");
-                }
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------ rebalance flows
-
-    /// Kafka: `ConsumerCoordinator.onJoinPrepare` (§8.2 step 1, §8.3 step 1, §8.4), resumable:
-    /// returns `true` once the JoinGroup may be sent, `false` while it waits for an OffsetCommit
-    /// (its own auto-commit, or the listener's commit in `onPartitionsRevoked`).
-    ///
-    /// Simplification: a failed auto-commit is not retried (Kafka retries retriable errors until the
-    /// rebalance timeout); the join goes on, as it does after a non-retriable failure.
-    fn on_join_prepare(&mut self, now: SimTime) -> bool {
-        loop {
-            if self.join_commit.is_some() || self.blocking_commit.is_some() {
-                return false;
-            }
-            self.finish_revocation();
-            match self.join_prepare {
-                JoinPrepare::Start => {
-                    self.join_prepare = JoinPrepare::Revoke;
-                    self.join_prepare_commit(now);
-                }
-                JoinPrepare::Revoke => {
-                    self.join_prepare = JoinPrepare::Done;
-                    self.join_prepare_revoke(now);
-                }
-                JoinPrepare::Done => return true,
-            }
-        }
-    }
-
-    /// Both protocols auto-commit first and wait for the result (Kafka:
-    /// `maybeAutoCommitOffsetsAsync` at the top of `onJoinPrepare`); an eager consumer marks every
-    /// owned partition pending revocation before it (`maybeMarkPartitionsPendingRevocation`), so
-    /// nothing more is fetched from them.
-    fn join_prepare_commit(&mut self, now: SimTime) {
-        if !matches!(self.cfg.commit, CommitMode::Auto { .. }) || !self.generation_valid() {
-            return;
-        }
-        let Some(corr) = self.commit(now, CommitReason::AutoCommitBeforeRebalance) else {
-            return;
+    fn send(&mut self, now: SimTime, api: Api, request: Request) -> i32 {
+        self.next_correlation += 1;
+        let corr = self.next_correlation;
+        let timeout = match api {
+            Api::JoinGroup => self.cfg.max_poll_interval_ms + JOIN_GROUP_TIMEOUT_LAPSE_MS,
+            _ => self.cfg.request_timeout_ms,
         };
-        self.join_commit = Some(corr);
-        if self.protocol == RebalanceProtocol::Eager && !self.owned.is_empty() {
-            self.revoking = Some(Revocation {
-                partitions: self.owned.iter().cloned().collect(),
-                called: false,
-                then_assign: None,
-            });
-        }
-    }
-
-    /// The revocation step of `onJoinPrepare`: eager revokes everything, cooperative only the
-    /// partitions of topics no longer subscribed; a member whose generation was reset loses them
-    /// instead (§8.4).
-    fn join_prepare_revoke(&mut self, now: SimTime) {
-        // Pending revocation ends here: the callback takes over (or they are lost).
-        self.revoking = None;
-        if self.owned.is_empty() {
-            return;
-        }
-        if !self.generation_valid() {
-            let parts: Vec<TopicPartition> = self.owned.iter().cloned().collect();
-            self.events
-                .push_back(ClientEvent::PartitionsLost { partitions: parts });
-            self.drop_partitions_all();
-            return;
-        }
-        let revoked: Vec<TopicPartition> = match self.protocol {
-            RebalanceProtocol::Eager => self.owned.iter().cloned().collect(),
-            RebalanceProtocol::Cooperative => self
-                .owned
-                .iter()
-                .filter(|tp| !self.subscribed.contains(&tp.topic))
-                .cloned()
-                .collect(),
+        let to = match (api, self.coordinator) {
+            (Api::FindCoordinator, _) | (_, None) => Destination::AnyBroker,
+            (_, Some(n)) => Destination::Coordinator(n),
         };
-        if !revoked.is_empty() {
-            self.revoke(now, revoked, None);
-        }
-    }
-
-    /// `onPartitionsRevoked(partitions)` and the listener's commit. The partitions are dropped (and
-    /// `then_assign` handed to `onPartitionsAssigned`) when the revocation ends: at once, or when
-    /// the listener's OffsetCommit is answered.
-    fn revoke(
-        &mut self,
-        now: SimTime,
-        partitions: Vec<TopicPartition>,
-        then_assign: Option<Vec<TopicPartition>>,
-    ) {
-        self.events.push_back(ClientEvent::PartitionsRevoked {
-            partitions: partitions.clone(),
-        });
-        if self.cfg.commit_in_revoke {
-            self.blocking_commit = self.commit_partitions(now, CommitReason::InRevoke, Some(&partitions));
-        }
-        self.revoking = Some(Revocation {
-            partitions,
-            called: true,
-            then_assign,
-        });
-        self.finish_revocation();
-    }
-
-    /// Ends a revocation whose callback returned (no commit awaited any more): drops its
-    /// partitions, then runs what follows it.
-    fn finish_revocation(&mut self) {
-        if self.blocking_commit.is_some() || !self.revoking.as_ref().is_some_and(|r| r.called) {
-            return;
-        }
-        let Some(r) = self.revoking.take() else {
-            return;
-        };
-        for tp in &r.partitions {
-            self.owned.remove(tp);
-            self.positions.remove(tp);
-            self.processed.remove(tp);
-        }
-        if let Some(added) = r.then_assign {
-            // Kafka: `onJoinComplete` requests the rejoin after the revocation callback returned,
-            // then calls `onPartitionsAssigned` (even with nothing added).
-            if self.protocol == RebalanceProtocol::Cooperative {
-                self.request_rejoin(
-                    "cooperative: partitions were revoked, so a second rebalance can hand them out",
-                );
-            }
-            for tp in &added {
-                self.owned.insert(tp.clone());
-            }
-            self.events
-                .push_back(ClientEvent::PartitionsAssigned { partitions: added });
-        }
-    }
-
-    fn drop_partitions_all(&mut self) {
-        self.owned.clear();
-        self.positions.clear();
-        self.processed.clear();
-    }
-
-    fn send_join_group(&mut self, now: SimTime) {
-        let metadata = ConsumerSubscription {
-            topics: self.subscribed.clone(),
-            owned_partitions: self.owned.iter().cloned().collect(),
-            generation_id: self.generation,
-            user_data: Vec::new(),
-        };
-        let reason = if self.member_id.is_empty() && !self.generation_valid() {
-            "need to (re)join with a new member id".to_owned()
-        } else {
-            "rebalance requested".to_owned()
-        };
-        let req = Request::JoinGroup(JoinGroupRequest {
-            api_version: JOIN_GROUP_LATEST_VERSION,
-            group_id: self.cfg.group_id.clone(),
-            member_id: self.member_id.clone(),
-            group_instance_id: self.cfg.group_instance_id.clone(),
-            client_id: self.cfg.client_id.clone(),
-            client_host: "/127.0.0.1".into(),
-            protocol_type: CONSUMER_PROTOCOL_TYPE.into(),
-            protocols: self
-                .cfg
-                .assignors
-                .iter()
-                .map(|a| JoinGroupProtocol {
-                    name: a.name().into(),
-                    metadata: metadata.clone(),
-                })
-                .collect(),
-            session_timeout_ms: clamp_i32(self.cfg.session_timeout_ms),
-            rebalance_timeout_ms: clamp_i32(self.cfg.max_poll_interval_ms),
-            reason: Some(reason),
-        });
-        self.joined_subscription = self.subscribed.clone();
-        self.rejoin_needed = false;
-        self.set_state(MemberState::PreparingRebalance);
-        self.send(now, Api::JoinGroup, req);
-    }
-
-    fn on_join_response(&mut self, now: SimTime, f: &InFlight, r: JoinGroupResponse) {
-        if self.state != MemberState::PreparingRebalance {
-            self.events.push_back(ClientEvent::ResponseIgnored {
-                api: "JoinGroup".into(),
-                correlation_id: f.correlation_id,
-                why: "no longer joining".into(),
-            });
-            return;
-        }
-        let e = r.error_code;
-        match e {
-            ErrorCode::None => {
-                self.member_id = r.member_id.clone();
-                self.generation = r.generation_id;
-                self.protocol_name = r.protocol_name.clone();
-                self.is_leader = r.leader == self.member_id;
-                let protocol = r.protocol_name.clone().unwrap_or_default();
-                self.events.push_back(ClientEvent::JoinedGroup {
-                    generation_id: r.generation_id,
-                    member_id: r.member_id.clone(),
-                    leader: r.leader.clone(),
-                    protocol: protocol.clone(),
-                    is_leader: self.is_leader,
-                });
-                // The heartbeat thread starts (Kafka enables it on entering COMPLETING_REBALANCE).
-                self.set_state(MemberState::CompletingRebalance);
-                self.last_heartbeat_ack = now;
-                self.next_heartbeat = now + SimDuration::from_millis(self.cfg.heartbeat_interval_ms);
-                let assignments = if self.is_leader && !r.skip_assignment {
-                    match protocol.parse::<Strategy>() {
-                        Ok(strategy) => self.run_assignor(strategy, &r),
-                        Err(_) => {
-                            self.fatal(format!(
-                                "the group selected protocol `{protocol}`, which this consumer cannot run"
-                            ));
-                            return;
-                        }
-                    }
-                } else {
-                    Vec::new()
-                };
-                let req = Request::SyncGroup(SyncGroupRequest {
-                    group_id: self.cfg.group_id.clone(),
-                    generation_id: self.generation,
-                    member_id: self.member_id.clone(),
-                    group_instance_id: self.cfg.group_instance_id.clone(),
-                    protocol_type: Some(CONSUMER_PROTOCOL_TYPE.into()),
-                    protocol_name: r.protocol_name.clone(),
-                    assignments,
-                });
-                self.send(now, Api::SyncGroup, req);
-            }
-            ErrorCode::MemberIdRequired => {
-                self.member_id = r.member_id.clone();
-                self.events.push_back(ClientEvent::MemberIdAssigned {
-                    member_id: r.member_id,
-                });
-                self.send_join_group(now);
-            }
-            ErrorCode::UnknownMemberId => {
-                self.react(e, "JoinGroup", "reset generation and member id, rejoin");
-                if f.generation == self.generation {
-                    self.reset_generation(false, "JoinGroup: UNKNOWN_MEMBER_ID");
-                } else {
-                    self.set_state(MemberState::Unjoined);
-                }
-            }
-            ErrorCode::IllegalGeneration => {
-                self.react(e, "JoinGroup", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "JoinGroup: ILLEGAL_GENERATION");
-            }
-            ErrorCode::RebalanceInProgress => {
-                self.react(e, "JoinGroup", "retry the JoinGroup");
-                self.set_state(MemberState::Unjoined);
-            }
-            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "JoinGroup", "mark the coordinator unknown, rediscover, retry");
-                self.set_state(MemberState::Unjoined);
-                self.mark_coordinator_unknown(now, e.name());
-            }
-            ErrorCode::CoordinatorLoadInProgress => {
-                self.react(e, "JoinGroup", "back off and retry");
-                self.set_state(MemberState::Unjoined);
-                self.backoff(now);
-            }
-            ErrorCode::FencedInstanceId => {
-                self.react(
-                    e,
-                    "JoinGroup",
-                    "fatal: another instance took this group.instance.id",
-                );
-                self.fatal("JoinGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
-            }
-            other => {
-                self.react(other, "JoinGroup", "fatal: thrown to the application");
-                self.fatal(format!("JoinGroup failed with {other}"));
-            }
-        }
-    }
-
-    fn run_assignor(&mut self, strategy: Strategy, r: &JoinGroupResponse) -> Vec<SyncGroupAssignment> {
-        let members: Vec<MemberSubscription> = r
-            .members
-            .iter()
-            .map(|m| {
-                let mut owned: BTreeMap<String, Vec<i32>> = BTreeMap::new();
-                for tp in &m.metadata.owned_partitions {
-                    owned.entry(tp.topic.clone()).or_default().push(tp.partition);
-                }
-                MemberSubscription {
-                    member_id: m.member_id.clone(),
-                    group_instance_id: m.group_instance_id.clone(),
-                    topics: m.metadata.topics.clone(),
-                    owned_partitions: owned,
-                    generation: (m.metadata.generation_id >= 0).then_some(m.metadata.generation_id),
-                }
-            })
-            .collect();
-        // The leader's metadata for every topic the group subscribes to (a topic that does not
-        // exist yet is remembered with 0 partitions, so its creation is noticed).
-        let group_topics: BTreeSet<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
-        let snapshot: BTreeMap<String, i32> = btree_map(
-            group_topics
-                .iter()
-                .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0))),
+        self.in_flight.insert(
+            corr,
+            InFlight {
+                api,
+                correlation_id: corr,
+                deadline: now + SimDuration::from_millis(timeout),
+                generation: self.generation,
+                member_id: self.member_id.clone(),
+                commit: None,
+            },
         );
-        let partitions: BTreeMap<String, i32> = btree_map(
-            snapshot
-                .iter()
-                .filter(|(_, n)| **n > 0)
-                .map(|(t, n)| (t.clone(), *n)),
-        );
-        let result = assign(strategy, &partitions, &members);
-        self.assignment_snapshot = Some(snapshot);
-        let mut out = Vec::new();
-        let mut shown = Vec::new();
-        for m in &r.members {
-            let mut parts = Vec::new();
-            if let Some(per_topic) = result.get(&m.member_id) {
-                for (t, ps) in per_topic {
-                    for p in ps {
-                        parts.push(TopicPartition::new(t.clone(), *p));
-                    }
-                }
-            }
-            shown.push((m.member_id.clone(), parts.clone()));
-            out.push(SyncGroupAssignment {
-                member_id: m.member_id.clone(),
-                assignment: ConsumerAssignment {
-                    partitions: parts,
-                    user_data: Vec::new(),
-                },
-            });
-        }
-        self.events.push_back(ClientEvent::AssignmentComputed {
-            strategy,
-            generation_id: r.generation_id,
-            assignment: shown,
+        self.outbox.push_back(ClientOutput::Send {
+            to,
+            correlation_id: corr,
+            request,
         });
-        out
-    }
-
-    fn on_sync_response(&mut self, now: SimTime, f: &InFlight, r: SyncGroupResponse) {
-        if self.state != MemberState::CompletingRebalance || f.generation != self.generation {
-            self.events.push_back(ClientEvent::ResponseIgnored {
-                api: "SyncGroup".into(),
-                correlation_id: f.correlation_id,
-                why: "for a generation the consumer has left".into(),
-            });
-            return;
-        }
-        let e = r.error_code;
-        match e {
-            ErrorCode::None => {
-                let partitions: BTreeSet<TopicPartition> = btree_set(r.assignment.partitions.iter().cloned());
-                self.events.push_back(ClientEvent::AssignmentReceived {
-                    generation_id: self.generation,
-                    partitions: partitions.iter().cloned().collect(),
-                });
-                self.set_state(MemberState::Stable);
-                self.pending_assignment = Some(PendingAssignment {
-                    generation: self.generation,
-                    partitions,
-                });
-            }
-            ErrorCode::UnknownMemberId => {
-                self.react(e, "SyncGroup", "reset generation and member id, rejoin");
-                self.reset_generation(false, "SyncGroup: UNKNOWN_MEMBER_ID");
-            }
-            ErrorCode::IllegalGeneration => {
-                self.react(e, "SyncGroup", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "SyncGroup: ILLEGAL_GENERATION");
-            }
-            ErrorCode::RebalanceInProgress => {
-                self.react(e, "SyncGroup", "rejoin, keep the generation");
-                self.set_state(MemberState::Unjoined);
-                self.rejoin_needed = true;
-            }
-            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "SyncGroup", "mark the coordinator unknown, rediscover, rejoin");
-                self.set_state(MemberState::Unjoined);
-                self.mark_coordinator_unknown(now, e.name());
-            }
-            ErrorCode::FencedInstanceId => {
-                self.react(
-                    e,
-                    "SyncGroup",
-                    "fatal: another instance took this group.instance.id",
-                );
-                self.fatal("SyncGroup failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
-            }
-            other => {
-                self.react(other, "SyncGroup", "fatal: thrown to the application");
-                self.fatal(format!("SyncGroup failed with {other}"));
-            }
-        }
-    }
-
-    /// Kafka: `ConsumerCoordinator.onJoinComplete` (§8.2 step 3, §8.3 step 4).
-    fn on_join_complete(&mut self, now: SimTime, assigned: BTreeSet<TopicPartition>) {
-        self.join_prepare = JoinPrepare::Start;
-        self.assignment_generation = self.generation;
-        let revoked: Vec<TopicPartition> = self.owned.difference(&assigned).cloned().collect();
-        let added: Vec<TopicPartition> = assigned.difference(&self.owned).cloned().collect();
-        if !revoked.is_empty() {
-            // Eager consumers revoked everything before joining, so only cooperative ones get here.
-            // The rejoin request and `onPartitionsAssigned` follow when the revocation ends.
-            self.revoke(now, revoked, Some(added));
-            return;
-        }
-        for tp in &added {
-            self.owned.insert(tp.clone());
-        }
-        self.events
-            .push_back(ClientEvent::PartitionsAssigned { partitions: added });
-    }
-
-    fn on_heartbeat_response(&mut self, now: SimTime, f: &InFlight, e: ErrorCode) {
-        if e.is_none() {
-            self.last_heartbeat_ack = now;
-            return;
-        }
-        // Errors about a generation the client has already left are ignored.
-        let same_generation = f.generation == self.generation && f.member_id == self.member_id;
-        match e {
-            ErrorCode::RebalanceInProgress => {
-                // Still a successful heartbeat for the session.
-                self.last_heartbeat_ack = now;
-                if self.state == MemberState::Stable {
-                    self.react(e, "Heartbeat", "request a rejoin");
-                    self.request_rejoin("the group is rebalancing (heartbeat got REBALANCE_IN_PROGRESS)");
-                }
-            }
-            ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration if !same_generation => {
-                self.events.push_back(ClientEvent::ResponseIgnored {
-                    api: "Heartbeat".into(),
-                    correlation_id: f.correlation_id,
-                    why: format!("{e} concerns a generation already left"),
-                });
-            }
-            ErrorCode::UnknownMemberId => {
-                self.react(e, "Heartbeat", "reset generation and member id, rejoin");
-                self.reset_generation(false, "Heartbeat: UNKNOWN_MEMBER_ID");
-            }
-            ErrorCode::IllegalGeneration => {
-                self.react(e, "Heartbeat", "reset generation, keep member id, rejoin");
-                self.reset_generation(true, "Heartbeat: ILLEGAL_GENERATION");
-            }
-            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(e, "Heartbeat", "mark the coordinator unknown, rediscover");
-                self.mark_coordinator_unknown(now, e.name());
-            }
-            ErrorCode::CoordinatorLoadInProgress => {
-                self.react(e, "Heartbeat", "retry after backoff");
-                self.next_heartbeat = now + SimDuration::from_millis(self.cfg.retry_backoff_ms);
-            }
-            ErrorCode::FencedInstanceId if same_generation => {
-                self.react(e, "Heartbeat", "fatal: the heartbeat thread fails");
-                self.fatal("Heartbeat failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
-            }
-            ErrorCode::FencedInstanceId => {}
-            other => {
-                self.react(other, "Heartbeat", "fatal: the heartbeat thread fails");
-                self.fatal(format!("Heartbeat failed with {other}"));
-            }
-        }
-    }
-
-    fn on_commit_response(&mut self, now: SimTime, f: &mut InFlight, e: ErrorCode) {
-        let Some((reason, offsets)) = f.commit.take() else {
-            return;
-        };
-        if !e.is_none() {
-            // Touches no events, so doing it before the event below keeps the event order.
-            self.forget_commit(&offsets);
-        }
-        self.events.push_back(ClientEvent::CommitCompleted {
-            reason,
-            offsets,
-            error: e,
-        });
-        if e.is_none() {
-            return;
-        }
-        let same_generation = f.generation == self.generation && f.member_id == self.member_id;
-        match e {
-            ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration => {
-                let keep = e == ErrorCode::IllegalGeneration;
-                if self.state != MemberState::Stable || !same_generation {
-                    // A rebalance is already under way with a newer generation.
-                    self.react(
-                        e,
-                        "OffsetCommit",
-                        "RebalanceInProgressException: the commit failed; the rebalance goes on",
-                    );
-                } else {
-                    self.react(
-                        e,
-                        "OffsetCommit",
-                        if keep {
-                            "CommitFailedException; reset generation, keep member id, rejoin"
-                        } else {
-                            "CommitFailedException; reset generation and member id, rejoin"
-                        },
-                    );
-                    self.reset_generation(keep, &format!("OffsetCommit: {e}"));
-                }
-            }
-            ErrorCode::RebalanceInProgress => {
-                self.react(
-                    e,
-                    "OffsetCommit",
-                    "RebalanceInProgressException; request a rejoin, keep the generation",
-                );
-                self.request_rejoin("OffsetCommit got REBALANCE_IN_PROGRESS");
-            }
-            ErrorCode::FencedInstanceId if same_generation => {
-                self.react(e, "OffsetCommit", "fatal");
-                self.fatal("OffsetCommit failed with FENCED_INSTANCE_ID: another consumer now uses this group.instance.id".into());
-            }
-            ErrorCode::FencedInstanceId => {
-                self.react(e, "OffsetCommit", "the generation changed: the commit failed");
-            }
-            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(
-                    e,
-                    "OffsetCommit",
-                    "mark the coordinator unknown; retriable after rediscovery",
-                );
-                self.mark_coordinator_unknown(now, e.name());
-            }
-            other => {
-                self.react(other, "OffsetCommit", "the commit failed");
-            }
-        }
-    }
-
-    fn on_fetch_response(&mut self, now: SimTime, r: OffsetFetchResponse) {
-        match r.error_code {
-            ErrorCode::None => {}
-            ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
-                self.react(
-                    r.error_code,
-                    "OffsetFetch",
-                    "mark the coordinator unknown, rediscover, retry",
-                );
-                self.mark_coordinator_unknown(now, r.error_code.name());
-                return;
-            }
-            other => {
-                self.react(other, "OffsetFetch", "back off and retry");
-                self.backoff(now);
-                return;
-            }
-        }
-        let mut positions = Vec::new();
-        for p in r.partitions {
-            let tp = TopicPartition::new(p.topic, p.partition);
-            if !self.owned.contains(&tp) || self.positions.contains_key(&tp) {
-                continue;
-            }
-            if !p.error_code.is_none() {
-                self.backoff(now);
-                continue;
-            }
-            let (offset, src) = if p.committed_offset >= 0 {
-                (p.committed_offset, PositionSource::Committed)
-            } else {
-                (0, PositionSource::Earliest)
-            };
-            self.positions.insert(tp.clone(), offset);
-            self.processed.insert(tp.clone(), offset);
-            self.last_commit_sent.insert(tp.clone(), offset);
-            positions.push((tp, offset, src));
-        }
-        if !positions.is_empty() {
-            self.events
-                .push_back(ClientEvent::PositionsInitialized { positions });
-        }
-    }
-
-    fn find_coordinator(&mut self, now: SimTime) {
-        if self.has_in_flight(Api::FindCoordinator) || now < self.backoff_until {
-            return;
-        }
-        self.backoff_until = SimTime::ZERO;
-        let req = Request::FindCoordinator(FindCoordinatorRequest {
-            key: self.cfg.group_id.clone(),
-        });
-        self.send(now, Api::FindCoordinator, req);
-    }
-
-    fn backoff(&mut self, now: SimTime) {
-        self.backoff_until = now + SimDuration::from_millis(self.cfg.retry_backoff_ms.max(1));
-    }
-
-    fn react(&mut self, error: ErrorCode, api: &str, reaction: &str) {
-        self.events.push_back(ClientEvent::ErrorReceived {
-            api: api.into(),
-            error,
-            reaction: reaction.into(),
-        });
+        corr
     }
 
     fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
         let Some(mut f) = self.in_flight.remove(&correlation_id) else {
             self.events.push_back(ClientEvent::ResponseIgnored {
-                api: response.api_name().into(),
+                api: response.api(),
                 correlation_id,
-                why: "the request was already given up on".into(),
+                why: IgnoreReason::GivenUp,
             });
             return;
         };
@@ -1838,7 +888,7 @@ impl Consumer {
                             .push_back(ClientEvent::CoordinatorDiscovered { node: r.node_id });
                     }
                 } else {
-                    self.react(r.error_code, "FindCoordinator", "back off and retry");
+                    self.react(r.error_code, Api::FindCoordinator, Reaction::BackOffAndRetry);
                     self.backoff(now);
                 }
             }
@@ -1859,105 +909,76 @@ impl Consumer {
         }
     }
 
-    // ---------------------------------------------------------------------------------- commits
-
-    /// Commits the processed offsets; returns the OffsetCommit's correlation id if one was sent.
-    fn commit(&mut self, now: SimTime, reason: CommitReason) -> Option<i32> {
-        self.commit_partitions(now, reason, None)
+    fn react(&mut self, error: ErrorCode, api: Api, reaction: Reaction) {
+        self.events
+            .push_back(ClientEvent::ErrorReceived { api, error, reaction });
     }
 
-    /// Commits the processed offsets of `only` (or every owned partition) that differ from what was
-    /// last sent. Kafka refuses to commit outside a stable generation (`generationIfStable`).
-    /// Returns the OffsetCommit's correlation id if one was sent.
-    fn commit_partitions(
-        &mut self,
-        now: SimTime,
-        reason: CommitReason,
-        only: Option<&[TopicPartition]>,
-    ) -> Option<i32> {
-        let offsets: Vec<(TopicPartition, i64)> = self
-            .processed
-            .iter()
-            .filter(|(tp, _)| only.is_none_or(|o| o.contains(tp)))
-            .filter(|(tp, o)| self.last_commit_sent.get(*tp) != Some(*o))
-            .map(|(tp, o)| (tp.clone(), *o))
-            .collect();
-        if offsets.is_empty() {
-            return None;
-        }
-        if self.state != MemberState::Stable || !self.generation_valid() {
-            self.events.push_back(ClientEvent::CommitSkipped {
-                reason,
-                why: "the consumer is not in a stable generation (a rebalance is in progress)".into(),
-            });
-            return None;
-        }
-        if self.coordinator.is_none() {
-            self.events.push_back(ClientEvent::CommitSkipped {
-                reason,
-                why: "the coordinator is unknown".into(),
-            });
-            return None;
-        }
-        for (tp, o) in &offsets {
-            match self.last_commit_sent.get_mut(tp) {
-                Some(sent) => *sent = *o,
-                None => {
-                    self.last_commit_sent.insert(tp.clone(), *o);
+    /// A request failed without a response (timeout or disconnect).
+    fn on_request_failed(&mut self, now: SimTime, f: InFlight, why: RequestFailure) {
+        self.commit_resolved(f.correlation_id);
+        match f.api {
+            Api::JoinGroup | Api::SyncGroup => {
+                if matches!(
+                    self.state,
+                    MemberState::PreparingRebalance | MemberState::CompletingRebalance
+                ) {
+                    self.set_state(MemberState::Unjoined);
                 }
+                self.mark_coordinator_unknown(now, &why.to_string());
+            }
+            // The consumer sends no DescribeGroups; it would be failed like any coordinator request.
+            Api::Heartbeat
+            | Api::OffsetFetch
+            | Api::LeaveGroup
+            | Api::FindCoordinator
+            | Api::DescribeGroups => {
+                self.mark_coordinator_unknown(now, &why.to_string());
+            }
+            Api::OffsetCommit => {
+                if let Some((reason, offsets)) = f.commit {
+                    self.forget_commit(&offsets);
+                    self.events.push_back(ClientEvent::CommitSkipped {
+                        reason,
+                        why: CommitSkip::Lost { cause: why },
+                    });
+                }
+                self.mark_coordinator_unknown(now, &why.to_string());
             }
         }
-        let req = Request::OffsetCommit(OffsetCommitRequest {
-            api_version: OFFSET_COMMIT_LATEST_VERSION,
-            group_id: self.cfg.group_id.clone(),
-            generation_id: self.generation,
-            member_id: self.member_id.clone(),
-            group_instance_id: self.cfg.group_instance_id.clone(),
-            retention_time_ms: None,
-            partitions: offsets
-                .iter()
-                .map(|(tp, o)| OffsetCommitPartition {
-                    topic: tp.topic.clone(),
-                    partition: tp.partition,
-                    committed_offset: *o,
-                    committed_leader_epoch: -1,
-                    committed_metadata: String::new(),
-                })
-                .collect(),
+    }
+
+    fn backoff(&mut self, now: SimTime) {
+        self.backoff_until = now + SimDuration::from_millis(self.cfg.retry_backoff_ms.max(1));
+    }
+
+    // --------------------------------------------------------------------- coordinator discovery
+
+    fn find_coordinator(&mut self, now: SimTime) {
+        if self.has_in_flight(Api::FindCoordinator) || now < self.backoff_until {
+            return;
+        }
+        self.backoff_until = SimTime::ZERO;
+        let req = Request::FindCoordinator(FindCoordinatorRequest {
+            key: self.cfg.group_id.clone(),
         });
-        if self.quiet {
-            self.quiet_events += 1;
-        } else {
-            self.events.push_back(ClientEvent::CommitSent {
-                reason,
-                offsets: offsets.clone(),
-            });
-        }
-        let corr = self.send(now, Api::OffsetCommit, req);
-        if let Some(f) = self.in_flight.get_mut(&corr) {
-            f.commit = Some((reason, offsets));
-        }
-        Some(corr)
+        self.send(now, Api::FindCoordinator, req);
     }
 
-    fn forget_commit(&mut self, offsets: &[(TopicPartition, i64)]) {
-        for (tp, o) in offsets {
-            if self.last_commit_sent.get(tp) == Some(o) {
-                self.last_commit_sent.remove(tp);
-            }
+    /// Marks the coordinator unknown (Kafka: `markCoordinatorUnknown`): in-flight group requests
+    /// are failed as by a disconnect, and a rebalance in progress restarts after rediscovery.
+    fn mark_coordinator_unknown(&mut self, now: SimTime, reason: &str) {
+        if self.coordinator.is_none() {
+            return;
         }
-    }
-}
-
-fn api_name(api: Api) -> &'static str {
-    match api {
-        Api::FindCoordinator => "FindCoordinator",
-        Api::JoinGroup => "JoinGroup",
-        Api::SyncGroup => "SyncGroup",
-        Api::Heartbeat => "Heartbeat",
-        Api::LeaveGroup => "LeaveGroup",
-        Api::OffsetCommit => "OffsetCommit",
-        Api::OffsetFetch => "OffsetFetch",
+        self.coordinator = None;
+        self.events.push_back(ClientEvent::CoordinatorLost {
+            reason: reason.into(),
+        });
+        let failed: Vec<(i32, InFlight)> = std::mem::take(&mut self.in_flight).into_iter().collect();
+        for (_, f) in failed {
+            self.on_request_failed(now, f, RequestFailure::CoordinatorLost);
+        }
     }
 }
 
