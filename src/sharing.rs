@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use rebalance_engine::client::{check_name, NameIssue};
 use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::{share, Scenario};
 
@@ -61,23 +62,21 @@ pub fn session_scenario(world: &World) -> Scenario {
     world.session().to_scenario()
 }
 
-/// Characters a name may not hold: markup and control characters. The UI renders names as text
-/// anyway; a link or file that carries markup in a name is refused so that nobody is misled by it.
+/// A name in a link or file, checked with the engine's one rule for names (the add-consumer form
+/// uses the same one, so nothing the form accepts can make a session unsavable). An empty name
+/// (such as an empty group id) is left to the scenario's own validation.
 fn bad_name(path: &str, name: &str) -> Result<(), String> {
-    if let Some(c) = name.chars().find(|c| matches!(c, '<' | '>') || c.is_control()) {
-        return Err(format!(
+    match check_name(name) {
+        Ok(()) | Err(NameIssue::Empty) => Ok(()),
+        Err(NameIssue::Forbidden { c }) => Err(format!(
             "{path}: the name {:?} contains {:?}; names may not contain markup or control characters",
             truncate(name, 40),
             c
-        ));
+        )),
+        Err(NameIssue::TooLong { chars, max }) => Err(format!(
+            "{path}: the name is {chars} characters long (at most {max})"
+        )),
     }
-    if name.chars().count() > 200 {
-        return Err(format!(
-            "{path}: the name is {} characters long (at most 200)",
-            name.chars().count()
-        ));
-    }
-    Ok(())
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -244,8 +244,10 @@ impl World {
     /// Applies a user command now. An `Err` carries the engine's reason (English).
     pub fn apply(&mut self, command: Command) -> Result<(), String> {
         let action = match command {
-            Command::AddConsumer(config) => {
+            Command::AddConsumer(mut config) => {
                 self.added += 1;
+                // The playground's consumers join the session's group (an imported scenario's own).
+                config.group_id = self.sim().group_id().to_owned();
                 Action::AddConsumer { config }
             }
             Command::Kill(consumer) => Action::Kill { consumer },

@@ -679,3 +679,68 @@ async fn the_replication_panel_speaks_chinese() {
     root.remove();
     HANDLE.with(|h| h.borrow_mut().take());
 }
+
+#[derive(PartialEq, Properties)]
+struct OnProps {
+    pg: Playground,
+}
+
+/// The group panel and the add-consumer form over a given playground (an imported scenario).
+#[component]
+fn PanelsOn(props: &OnProps) -> Html {
+    let initial = props.pg.clone();
+    let pg = use_reducer(move || initial);
+    html! {
+        <ContextProvider<Lang> context={Lang::En}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <GroupPanel />
+                <rebalance_playground::components::AddConsumerForm />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
+}
+
+/// An imported scenario is drawn with its own group: the partition Kafka picks for its group id
+/// and partition count, that partition's leader as coordinator, and the form's bounds from its
+/// coordinator settings.
+#[wasm_bindgen_test]
+async fn an_imported_scenario_shows_its_own_group_and_bounds() {
+    let json = r#"{"version": 1, "seed": 5, "group_id": "payments", "end_ms": 2000,
+        "coordinator": {"offsets_topic_num_partitions": 7, "group_min_session_timeout_ms": 10000},
+        "topics": [{"name": "orders", "partitions": 3, "records_per_sec": 5}]}"#;
+    let world = rebalance_playground::sharing::open_file(json.len() as f64, json).expect("it imports");
+    // Kafka: Utils.abs("payments".hashCode()) % 7, with Java's String.hashCode written out here.
+    let hash = "payments"
+        .encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)));
+    let partition = if hash == i32::MIN { 0 } else { hash.abs() } % 7;
+    let coordinator = world.sim().cluster().leader(partition).expect("a leader");
+    let pg = rebalance_playground::sharing::playground_with(world);
+
+    let root = mount_point();
+    let app = yew::Renderer::<PanelsOn>::with_root_and_props(root.clone(), OnProps { pg }).render();
+    yew::scheduler::flush().await;
+    assert!(
+        text_of(&root, "h2").contains("payments"),
+        "{}",
+        text_of(&root, "h2")
+    );
+    assert_eq!(
+        text_of(&root, "[data-testid=offsets-partition]"),
+        format!("__consumer_offsets-{partition}")
+    );
+    let panel = text_of(&root, ".group-panel");
+    assert!(panel.contains(&format!("% 7 = {partition}")), "{panel}");
+    assert!(
+        !panel.contains("28"),
+        "the articles' note is for their own group only: {panel}"
+    );
+    assert!(panel.contains(&format!("broker {}", coordinator.0)), "{panel}");
+
+    type_into(&root, "#consumer-session", "6000");
+    yew::scheduler::flush().await;
+    let warnings = text_of(&root, ".form-warnings");
+    assert!(warnings.contains("from 10000 to 1800000"), "{warnings}");
+    app.destroy();
+    root.remove();
+}
