@@ -12,7 +12,7 @@ use rebalance_engine::protocol::TopicPartition;
 use rebalance_engine::sim::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
 use rebalance_engine::{
     Endpoint, ErrorCode, EventKind, GroupState, LeaderReason, MemberState, NodeId, Payload, Reason,
-    RemovalReason, Request, Response, TimerKind,
+    RemovalReason, Response, TimerKind,
 };
 
 use crate::i18n::{fill, Strings};
@@ -449,10 +449,10 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind) -> String {
             &[("node", &node), ("p", &partition.to_string())],
         ),
         EventKind::RequestParked { api, member_id, .. } => {
-            fill(e.parked, &[("api", api), ("member", member_id)])
+            fill(e.parked, &[("api", api.name()), ("member", member_id)])
         }
         EventKind::ParkedRequestDropped { api, member_id, .. } => {
-            fill(e.parked_dropped, &[("api", api), ("member", member_id)])
+            fill(e.parked_dropped, &[("api", api.name()), ("member", member_id)])
         }
     }
 }
@@ -661,7 +661,7 @@ fn network(s: &Strings, event: &NetworkEvent, cx: &Context) -> String {
         NetworkEvent::Sent { message } => {
             let from = endpoint(s, &message.from);
             let to = endpoint(s, &message.to);
-            let api = message.api();
+            let api = message.api().name();
             match &message.payload {
                 Payload::Request(_) => fill(e.sent_request, &[("from", &from), ("to", &to), ("api", api)]),
                 Payload::Response(r) => {
@@ -684,7 +684,7 @@ fn network(s: &Strings, event: &NetworkEvent, cx: &Context) -> String {
         NetworkEvent::Delivered { to, api, request, .. } => fill(
             e.delivered,
             &[
-                ("api", api),
+                ("api", api.name()),
                 (
                     "kind",
                     if *request {
@@ -699,13 +699,13 @@ fn network(s: &Strings, event: &NetworkEvent, cx: &Context) -> String {
         NetworkEvent::Lost { from, to, api, .. } => fill(
             e.message_lost,
             &[
-                ("api", api),
+                ("api", api.name()),
                 ("from", &endpoint(s, from)),
                 ("to", &endpoint(s, to)),
             ],
         ),
         NetworkEvent::Undeliverable { to, api, .. } => {
-            fill(e.undeliverable, &[("api", api), ("to", &endpoint(s, to))])
+            fill(e.undeliverable, &[("api", api.name()), ("to", &endpoint(s, to))])
         }
     }
 }
@@ -896,101 +896,6 @@ fn cluster(s: &Strings, event: &ClusterEvent) -> String {
             &[("p", &partition.to_string()), ("offset", &offset.to_string())],
         ),
     }
-}
-
-/// Whether an entry is routine: the engine's details (heartbeats, arrivals, timers) plus, for this
-/// view, the steady work between rebalances (fetching and processing without duplicates,
-/// successful commits and their messages). The log hides these unless asked.
-pub fn is_routine(ev: &SimEvent) -> bool {
-    if ev.is_detail() {
-        return true;
-    }
-    match &ev.kind {
-        SimEventKind::Client { event, .. } => match event {
-            ClientEvent::BatchFetched { .. } => true,
-            ClientEvent::BatchProcessed { duplicates, .. } => *duplicates == 0,
-            ClientEvent::CommitSent { .. } => true,
-            ClientEvent::CommitCompleted { error, .. } => error.is_none(),
-            _ => false,
-        },
-        SimEventKind::Coordinator {
-            event: EventKind::OffsetsCommitted { .. },
-            ..
-        } => true,
-        // Replication of every record: the cluster issue draws it; here it would drown the log.
-        SimEventKind::World {
-            event:
-                WorldEvent::Cluster {
-                    event:
-                        ClusterEvent::ReplicaFetched { .. }
-                        | ClusterEvent::HighWatermarkAdvanced { .. }
-                        | ClusterEvent::LeadersMoved { .. },
-                },
-        } => true,
-        SimEventKind::Network {
-            event: NetworkEvent::Sent { message },
-        } => match &message.payload {
-            Payload::Request(Request::OffsetCommit(_)) => true,
-            Payload::Response(r @ Response::OffsetCommit(_)) => r.error_code().is_none(),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// The consumer an entry concerns, if any (for the log's consumer filter).
-pub fn consumer_of(ev: &SimEvent) -> Option<&str> {
-    match &ev.kind {
-        SimEventKind::Client { consumer, .. } => Some(consumer),
-        SimEventKind::Network { event } => match event {
-            NetworkEvent::Sent { message } => match (&message.from, &message.to) {
-                (Endpoint::Consumer(c), _) | (_, Endpoint::Consumer(c)) => Some(c),
-                _ => None,
-            },
-            NetworkEvent::Delivered { from, to, .. } | NetworkEvent::Lost { from, to, .. } => {
-                match (from, to) {
-                    (Endpoint::Consumer(c), _) | (_, Endpoint::Consumer(c)) => Some(c),
-                    _ => None,
-                }
-            }
-            NetworkEvent::Undeliverable {
-                to: Endpoint::Consumer(c),
-                ..
-            } => Some(c),
-            NetworkEvent::Undeliverable { .. } => None,
-        },
-        SimEventKind::World {
-            event: WorldEvent::ConsumerStarted { name, .. },
-        } => Some(name),
-        _ => None,
-    }
-}
-
-/// The Kafka API an entry concerns, if any (for the log's API filter).
-pub fn api_of(ev: &SimEvent) -> Option<&str> {
-    match &ev.kind {
-        SimEventKind::Network { event } => Some(match event {
-            NetworkEvent::Sent { message } => message.api(),
-            NetworkEvent::Delivered { api, .. }
-            | NetworkEvent::Lost { api, .. }
-            | NetworkEvent::Undeliverable { api, .. } => api,
-        }),
-        SimEventKind::Client {
-            event: ClientEvent::ErrorReceived { api, .. },
-            ..
-        } => Some(api.name()),
-        SimEventKind::Coordinator { event, .. } => match event {
-            EventKind::RequestReceived { request, .. } => Some(request_api(request)),
-            EventKind::ResponseSent { response, .. } => Some(response.api_name()),
-            EventKind::RequestParked { api, .. } | EventKind::ParkedRequestDropped { api, .. } => Some(api),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn request_api(r: &Request) -> &'static str {
-    r.api_name()
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@ pub mod app;
 pub mod components;
 mod download;
 pub mod explain;
-pub mod fields;
 pub mod hooks;
 pub mod i18n;
 pub mod lessons;

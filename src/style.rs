@@ -3,52 +3,54 @@
 //! Colour is never the only signal: every API also has its own shape (and its name in the legend
 //! and in the token's accessible name), and every consumer colour comes with the consumer's name.
 
+use rebalance_engine::protocol::Api;
+
 /// The Kafka APIs the stage draws, in legend order.
-pub const APIS: [&str; 7] = [
-    "FindCoordinator",
-    "JoinGroup",
-    "SyncGroup",
-    "Heartbeat",
-    "LeaveGroup",
-    "OffsetCommit",
-    "OffsetFetch",
+pub const APIS: [Api; 7] = [
+    Api::FindCoordinator,
+    Api::JoinGroup,
+    Api::SyncGroup,
+    Api::Heartbeat,
+    Api::LeaveGroup,
+    Api::OffsetCommit,
+    Api::OffsetFetch,
 ];
 
 /// The CSS class suffix of an API (`api-join`, ...).
-pub fn api_class(api: &str) -> &'static str {
+pub fn api_class(api: Api) -> &'static str {
     match api {
-        "FindCoordinator" => "api-find",
-        "JoinGroup" => "api-join",
-        "SyncGroup" => "api-sync",
-        "Heartbeat" => "api-heartbeat",
-        "LeaveGroup" => "api-leave",
-        "OffsetCommit" => "api-commit",
-        "OffsetFetch" => "api-fetch",
-        _ => "api-other",
+        Api::FindCoordinator => "api-find",
+        Api::JoinGroup => "api-join",
+        Api::SyncGroup => "api-sync",
+        Api::Heartbeat => "api-heartbeat",
+        Api::LeaveGroup => "api-leave",
+        Api::OffsetCommit => "api-commit",
+        Api::OffsetFetch => "api-fetch",
+        Api::DescribeGroups => "api-other",
     }
 }
 
 /// The token's outline, centred on (0, 0), about 20 units across.
-pub fn api_shape(api: &str) -> &'static str {
+pub fn api_shape(api: Api) -> &'static str {
     match api {
         // diamond
-        "FindCoordinator" => "M0,-10 L10,0 L0,10 L-10,0 Z",
+        Api::FindCoordinator => "M0,-10 L10,0 L0,10 L-10,0 Z",
         // circle
-        "JoinGroup" => "M-9,0 A9,9 0 1,0 9,0 A9,9 0 1,0 -9,0 Z",
+        Api::JoinGroup => "M-9,0 A9,9 0 1,0 9,0 A9,9 0 1,0 -9,0 Z",
         // square
-        "SyncGroup" => "M-8,-8 H8 V8 H-8 Z",
+        Api::SyncGroup => "M-8,-8 H8 V8 H-8 Z",
         // small triangle, pointing up
-        "Heartbeat" => "M0,-8 L7,6 L-7,6 Z",
+        Api::Heartbeat => "M0,-8 L7,6 L-7,6 Z",
         // hexagon
-        "LeaveGroup" => "M-9,0 L-4.5,-8 L4.5,-8 L9,0 L4.5,8 L-4.5,8 Z",
+        Api::LeaveGroup => "M-9,0 L-4.5,-8 L4.5,-8 L9,0 L4.5,8 L-4.5,8 Z",
         // five-pointed star
-        "OffsetCommit" => {
+        Api::OffsetCommit => {
             "M0,-10 L2.9,-3.1 L9.5,-3.1 L4.3,1.4 L6.2,8.1 L0,4.2 L-6.2,8.1 L-4.3,1.4 L-9.5,-3.1 L-2.9,-3.1 Z"
         }
         // triangle pointing down
-        "OffsetFetch" => "M0,8 L8,-6 L-8,-6 Z",
+        Api::OffsetFetch => "M0,8 L8,-6 L-8,-6 Z",
         // plus
-        _ => "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z",
+        Api::DescribeGroups => "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z",
     }
 }
 
@@ -68,8 +70,8 @@ mod tests {
     fn every_api_has_its_own_shape_and_class() {
         for (i, a) in APIS.iter().enumerate() {
             for b in &APIS[i + 1..] {
-                assert_ne!(api_shape(a), api_shape(b), "{a} and {b} look alike");
-                assert_ne!(api_class(a), api_class(b));
+                assert_ne!(api_shape(*a), api_shape(*b), "{a} and {b} look alike");
+                assert_ne!(api_class(*a), api_class(*b));
             }
         }
     }

@@ -304,14 +304,6 @@ impl World {
         let sim = self.sim();
         let group = self.session.group_view();
         let consumers = sim.consumers();
-        let settings = consumers
-            .iter()
-            .map(|c| {
-                sim.consumer(&c.name)
-                    .map(|x| x.config().clone())
-                    .unwrap_or_else(|| default_consumer(&c.name))
-            })
-            .collect();
         let brokers = sim
             .brokers()
             .into_iter()
@@ -333,7 +325,6 @@ impl World {
             seed: self.seed,
             group,
             consumers,
-            settings,
             topics: sim.topics(),
             brokers,
         }
@@ -386,8 +377,6 @@ pub struct View {
     pub group: GroupView,
     /// The consumers, in the order they were added.
     pub consumers: Vec<ConsumerView>,
-    /// Each consumer's settings (same order as `consumers`).
-    pub settings: Vec<ConsumerConfig>,
     /// The topics.
     pub topics: Vec<TopicView>,
     /// The brokers.

@@ -15,9 +15,9 @@ pub fn ConsumerList() -> Html {
                 <p class="panel-empty">{ s.stage.empty }</p>
             } else {
                 <ul class="consumer-list">
-                    { for view.consumers.iter().zip(&view.settings).enumerate().map(|(i, (c, cfg))| html! {
+                    { for view.consumers.iter().enumerate().map(|(i, c)| html! {
                         <li key={c.name.clone()} class="consumer-list-item">
-                            <ConsumerCard index={i} consumer={c.clone()} settings={cfg.clone()}
+                            <ConsumerCard index={i} consumer={c.clone()} settings={c.config.clone()}
                                 leader={view.group.leader.as_deref() == Some(c.name.as_str())}
                                 selected={pg.selection == Some(crate::state::Selection::Consumer(c.name.clone()))} />
                         </li>

@@ -7,7 +7,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings};
-use crate::explain::{api_of, consumer_of, explain, is_routine, Context, GroupPlace};
+use crate::explain::{explain, Context, GroupPlace};
 use crate::i18n::{fill, Lang};
 use crate::state::{Change, Selection};
 use crate::style::APIS;
@@ -69,7 +69,7 @@ fn LogLine(props: &LineProps) -> Html {
         }
     );
     html! {
-        <li class={classes!("log-line", source, important.then_some("is-important"), is_routine(ev).then_some("is-detail"),
+        <li class={classes!("log-line", source, important.then_some("is-important"), ev.is_routine().then_some("is-detail"),
                 props.selected.then_some("is-selected"))}
             role="button" tabindex="0" {onclick} onkeydown={activate_on_enter()} aria-pressed={props.selected.to_string()}>
             <span class="log-time mono">{ format!("{}.{:03}", ev.at.as_millis() / 1000, ev.at.as_millis() % 1000) }</span>
@@ -115,13 +115,13 @@ pub fn EventLog() -> Html {
             if out.len() >= SHOWN {
                 break;
             }
-            if !*details && is_routine(ev) {
+            if !*details && ev.is_routine() {
                 continue;
             }
-            if !consumer.is_empty() && consumer_of(ev) != Some(consumer.as_str()) {
+            if !consumer.is_empty() && ev.consumer() != Some(consumer.as_str()) {
                 continue;
             }
-            if !api.is_empty() && api_of(ev) != Some(api.as_str()) {
+            if !api.is_empty() && ev.api().map(|a| a.name()) != Some(api.as_str()) {
                 continue;
             }
             let shared = cache
@@ -175,7 +175,7 @@ pub fn EventLog() -> Html {
                     <select onchange={onapi}>
                         <option value="" selected={api.is_empty()}>{ s.log.all }</option>
                         { for APIS.iter().map(|a| html! {
-                            <option value={*a} selected={*api == *a}>{ *a }</option>
+                            <option value={a.name()} selected={*api == a.name()}>{ a.name() }</option>
                         }) }
                     </select>
                 </label>

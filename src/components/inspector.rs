@@ -6,9 +6,9 @@ use yew::prelude::*;
 use super::stage::consumer_state_label;
 use super::{use_playground, use_strings};
 use crate::explain::{endpoint, explain, state_name, Context, GroupPlace};
-use crate::fields::{payload_rows, Row};
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Playground, Selection};
+use rebalance_engine::fields::{payload_rows, Row};
 
 fn time(t: SimTime) -> String {
     format!("{}.{:03} s", t.as_millis() / 1000, t.as_millis() % 1000)
@@ -52,7 +52,7 @@ fn message_html(s: &Strings, m: &Message) -> Html {
     }
     html! {
         <>
-            <h3 class="inspector-title">{ fill(i.message_title, &[("id", &m.id.to_string()), ("api", m.api()), ("kind", kind)]) }</h3>
+            <h3 class="inspector-title">{ fill(i.message_title, &[("id", &m.id.to_string()), ("api", m.api().name()), ("kind", kind)]) }</h3>
             { rows_html(&rows) }
             <h4 class="inspector-subheading">{ i.fields }</h4>
             { rows_html(&payload_rows(&m.payload)) }
@@ -68,7 +68,7 @@ fn consumer_html(s: &Strings, pg: &Playground, name: &str) -> Html {
         return html! { <p>{ name }{ " — " }{ i.gone }</p> };
     };
     let c = &view.consumers[idx];
-    let cfg = &view.settings[idx];
+    let cfg = &view.consumers[idx].config;
     let mut rows: Vec<Row> = vec![
         (t.state.into(), consumer_state_label(s, c).into(), 0),
         ("member_state".into(), c.member_state.kafka_name().into(), 0),

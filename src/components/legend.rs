@@ -1,3 +1,4 @@
+use rebalance_engine::protocol::Api;
 use yew::prelude::*;
 
 use super::use_strings;
@@ -5,21 +6,21 @@ use crate::hooks::{use_media_query, PHONE};
 use crate::i18n::Strings;
 use crate::style::{api_class, api_shape, APIS};
 
-fn gloss(s: &Strings, api: &str) -> &'static str {
+fn gloss(s: &Strings, api: Api) -> &'static str {
     let g = &s.stage.api_gloss;
     match api {
-        "FindCoordinator" => g.find_coordinator,
-        "JoinGroup" => g.join_group,
-        "SyncGroup" => g.sync_group,
-        "Heartbeat" => g.heartbeat,
-        "LeaveGroup" => g.leave_group,
-        "OffsetCommit" => g.offset_commit,
-        "OffsetFetch" => g.offset_fetch,
-        _ => g.describe_groups,
+        Api::FindCoordinator => g.find_coordinator,
+        Api::JoinGroup => g.join_group,
+        Api::SyncGroup => g.sync_group,
+        Api::Heartbeat => g.heartbeat,
+        Api::LeaveGroup => g.leave_group,
+        Api::OffsetCommit => g.offset_commit,
+        Api::OffsetFetch => g.offset_fetch,
+        Api::DescribeGroups => g.describe_groups,
     }
 }
 
-fn swatch(api: &str, extra: &'static str) -> Html {
+fn swatch(api: Api, extra: &'static str) -> Html {
     html! {
         <svg class="legend-swatch" viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">
             <g class={classes!("token", api_class(api), extra)}><path d={api_shape(api)} /></g>
@@ -37,11 +38,11 @@ pub fn Legend() -> Html {
         <details class="legend" open={!phone}>
             <summary class="legend-heading">{ s.stage.legend }</summary>
             <ul class="legend-list">
-                { for APIS.iter().map(|api| html! {
+                { for APIS.into_iter().map(|api| html! {
                     <li class="legend-item">
                         { swatch(api, "is-request") }
                         { swatch(api, "is-response") }
-                        <span class="legend-name">{ *api }</span>
+                        <span class="legend-name">{ api.name() }</span>
                         <span class="legend-gloss">{ gloss(s, api) }</span>
                     </li>
                 }) }
@@ -49,7 +50,7 @@ pub fn Legend() -> Html {
             <p class="legend-note">{ s.stage.legend_shapes }</p>
             <p class="legend-note">
                 <svg class="legend-swatch" viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">
-                    <g class="token api-heartbeat is-response is-error"><path d={api_shape("Heartbeat")} /></g>
+                    <g class="token api-heartbeat is-response is-error"><path d={api_shape(Api::Heartbeat)} /></g>
                 </svg>
                 { s.stage.legend_error }
             </p>

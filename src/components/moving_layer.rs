@@ -34,7 +34,7 @@ pub fn MovingLayer(props: &MovingLayerProps) -> Html {
     let view = &pg.view;
     let r = layout.radius;
 
-    let rings = view.consumers.iter().zip(&view.settings).filter_map(|(c, cfg)| {
+    let rings = view.consumers.iter().filter_map(|c| {
         if !c.lifecycle.is_running() {
             return None;
         }
@@ -42,8 +42,8 @@ pub fn MovingLayer(props: &MovingLayerProps) -> Html {
         let frac = |deadline: Option<rebalance_engine::SimTime>, span: u64| {
             deadline.map(|d| ((d.as_millis() as f64 - now) / span.max(1) as f64).clamp(0.0, 1.0))
         };
-        let session = frac(c.session_deadline, cfg.session_timeout_ms);
-        let poll = frac(c.poll_deadline, cfg.max_poll_interval_ms);
+        let session = frac(c.session_deadline, c.config.session_timeout_ms);
+        let poll = frac(c.poll_deadline, c.config.max_poll_interval_ms);
         let processing = c.processing.as_ref().map(|p| {
             let span = (p.until.as_millis() as f64 - p.since.as_millis() as f64).max(1.0);
             ((now - p.since.as_millis() as f64) / span).clamp(0.0, 1.0)
@@ -98,7 +98,7 @@ pub fn MovingLayer(props: &MovingLayerProps) -> Html {
         let kind = message_kind(s, error.is_some(), request);
         let mut label = fill(
             s.stage.token,
-            &[("api", api), ("kind", kind), ("from", &endpoint(s, &m.from)), ("to", &endpoint(s, &m.to))],
+            &[("api", api.name()), ("kind", kind), ("from", &endpoint(s, &m.from)), ("to", &endpoint(s, &m.to))],
         );
         if let Some(e) = error {
             label.push_str(": ");
@@ -122,7 +122,7 @@ pub fn MovingLayer(props: &MovingLayerProps) -> Html {
                     error.is_some().then_some("is-error"), doomed.then_some("is-doomed"),
                     is_selected.then_some("is-selected"))}
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
-                role="button" tabindex="0" aria-label={label} data-api={api} {onclick} onkeydown={activate_on_enter()}>
+                role="button" tabindex="0" aria-label={label} data-api={api.name()} {onclick} onkeydown={activate_on_enter()}>
                 <path d={api_shape(api)} />
                 if let Some(e) = error {
                     <text class="token-error" x="12" y="4">{ e.name() }</text>

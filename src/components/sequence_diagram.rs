@@ -92,12 +92,6 @@ struct Diagram {
     now: SimTime,
 }
 
-fn is_routine(m: &Message) -> bool {
-    let routine_api = matches!(m.api(), "Heartbeat" | "OffsetCommit");
-    let error = matches!(&m.payload, Payload::Response(r) if !r.error_code().is_none());
-    routine_api && !error
-}
-
 fn sent(ev: &SimEvent) -> Option<&Message> {
     match &ev.kind {
         SimEventKind::Network {
@@ -111,7 +105,7 @@ impl Diagram {
     /// The window around the shown time.
     fn of(world: &World, view: &View, s: &Strings, routine: bool) -> Self {
         let now = world.now();
-        let keep = |m: &&Message| routine || !is_routine(m);
+        let keep = |m: &&Message| routine || !m.is_routine();
         let mut past: Vec<&Message> = world
             .log()
             .iter()
@@ -289,7 +283,7 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings) -> RowShape {
         )
     };
     let api = m.api();
-    let mut label = api.to_owned();
+    let mut label = api.name().to_owned();
     if let Some(e) = r.error {
         label.push_str(" ✕ ");
         label.push_str(e.name());
@@ -299,7 +293,7 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings) -> RowShape {
         s.sequence.message,
         &[
             ("time", &seconds(m.sent_at)),
-            ("api", api),
+            ("api", api.name()),
             ("kind", kind),
             ("from", &endpoint(s, &m.from)),
             ("to", &endpoint(s, &m.to)),
@@ -795,7 +789,11 @@ mod tests {
         let d = Diagram::of(&w, &view, s, true);
         assert!(d.rows[d.now_row..].iter().all(|r| r.when == When::Later));
         assert_eq!(d.rows.len() - d.now_row, LATER);
-        let joins = d.rows.iter().filter(|r| r.msg.api() == "JoinGroup").count();
+        let joins = d
+            .rows
+            .iter()
+            .filter(|r| r.msg.api() == rebalance_engine::protocol::Api::JoinGroup)
+            .count();
         assert!(joins >= 3, "{joins}");
         assert!(
             d.rows

@@ -61,6 +61,7 @@ pub mod assignor;
 pub mod client;
 pub mod cluster;
 pub mod coordinator;
+pub mod fields;
 pub mod java;
 pub mod lesson;
 pub mod network;

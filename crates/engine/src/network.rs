@@ -13,7 +13,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{ConnectionId, NodeId, Request, Response};
+use crate::protocol::{Api, ConnectionId, NodeId, Request, Response};
 use crate::time::{SimDuration, SimTime};
 
 /// Sebastiano Vigna's SplitMix64: tiny, fast and good enough for latencies and faults.
@@ -114,10 +114,10 @@ pub enum Payload {
 
 impl Payload {
     /// The Kafka API name.
-    pub fn api(&self) -> &'static str {
+    pub fn api(&self) -> Api {
         match self {
-            Self::Request(r) => r.api_name(),
-            Self::Response(r) => r.api_name(),
+            Self::Request(r) => r.api(),
+            Self::Response(r) => r.api(),
         }
     }
 
@@ -164,9 +164,17 @@ pub struct Message {
 }
 
 impl Message {
-    /// The Kafka API name.
-    pub fn api(&self) -> &'static str {
+    /// The Kafka API.
+    pub fn api(&self) -> Api {
         self.payload.api()
+    }
+
+    /// Whether the message is routine: a heartbeat or a commit and its answer, unless the answer
+    /// is an error. The one definition the log's filter and the sequence diagram both use.
+    pub fn is_routine(&self) -> bool {
+        let routine_api = matches!(self.api(), Api::Heartbeat | Api::OffsetCommit);
+        let error = matches!(&self.payload, Payload::Response(r) if !r.error_code().is_none());
+        routine_api && !error
     }
 }
 

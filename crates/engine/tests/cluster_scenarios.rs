@@ -507,7 +507,7 @@ fn a_single_broker_outage_is_retried_with_backoff_and_recovers() {
             e.at >= SimTime(10_000)
                 && e.at < SimTime(20_000)
                 && matches!(&e.kind, SimEventKind::Network { event: NetworkEvent::Sent { message } }
-                    if message.payload.api() == "FindCoordinator")
+                    if message.payload.api() == rebalance_engine::protocol::Api::FindCoordinator)
         })
         .map(|e| e.at)
         .collect();

@@ -9,8 +9,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{
-    ConnectionId, ConsumerAssignment, ConsumerSubscription, ErrorCode, GroupState, JoinGroupProtocol, NodeId,
-    OffsetCommitPartition, Request, Response, TopicPartition,
+    Api, ConnectionId, ConsumerAssignment, ConsumerSubscription, ErrorCode, GroupState, JoinGroupProtocol,
+    NodeId, OffsetCommitPartition, Request, Response, TopicPartition,
 };
 use crate::time::SimTime;
 
@@ -48,7 +48,7 @@ pub enum EventKind {
         /// The requester's correlation id.
         correlation_id: i32,
         /// `JoinGroup` or `SyncGroup`.
-        api: String,
+        api: Api,
         /// The group.
         group_id: String,
         /// The member the response is for.
@@ -62,7 +62,7 @@ pub enum EventKind {
         /// Its correlation id.
         correlation_id: i32,
         /// `JoinGroup` or `SyncGroup`.
-        api: String,
+        api: Api,
         /// The member.
         member_id: String,
     },

@@ -2,6 +2,7 @@
 //! the join phase (Kafka: `GroupMetadataManager.classicGroupJoin*`, `prepareRebalance`,
 //! `completeClassicGroupJoin`, `tryCompleteInitialRebalanceElseSchedule`).
 
+use crate::protocol::Api;
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, JoinGroupRequest, JoinGroupResponse, Response,
     SyncGroupResponse,
@@ -263,11 +264,11 @@ fn current_generation_response(g: &Group, member_id: &str, with_members: bool) -
     }
 }
 
-fn park(io: &mut Io, g: &Group, reply: Parked, api: &str, member_id: &str) {
+fn park(io: &mut Io, g: &Group, reply: Parked, api: Api, member_id: &str) {
     io.emit(EventKind::RequestParked {
         from: reply.to,
         correlation_id: reply.correlation_id,
-        api: api.to_owned(),
+        api,
         group_id: g.id.clone(),
         member_id: member_id.to_owned(),
     });
@@ -302,7 +303,7 @@ fn add_member_then_rebalance_or_complete_join(
         g.new_member_added = true;
     }
     g.add_member_logged(io, member);
-    park(io, g, reply, "JoinGroup", &member_id);
+    park(io, g, reply, Api::JoinGroup, &member_id);
     // A new member gets the new-member join timeout instead of its session timeout, so that a client
     // that disconnected during its first join does not hold the rebalance forever.
     let key = TimerKey::Heartbeat {
@@ -349,11 +350,11 @@ fn update_member(g: &mut Group, io: &mut Io, member_id: &str, req: JoinGroupRequ
         io.emit(EventKind::ParkedRequestDropped {
             from: old.to,
             correlation_id: old.correlation_id,
-            api: "JoinGroup".to_owned(),
+            api: Api::JoinGroup,
             member_id: member_id.to_owned(),
         });
     }
-    park(io, g, reply, "JoinGroup", member_id);
+    park(io, g, reply, Api::JoinGroup, member_id);
 }
 
 /// Kafka: `updateStaticMemberThenRebalanceOrCompleteJoin` (KIP-345 replacement).

@@ -1,5 +1,6 @@
 //! The one place where a group changes state.
 
+use crate::protocol::Api;
 use crate::protocol::GroupState;
 
 use super::event::{EventKind, LeaderReason, Reason, RemovalReason};
@@ -68,14 +69,14 @@ impl Group {
             reason,
         });
         for (api, parked) in [
-            ("JoinGroup", removed.awaiting_join),
-            ("SyncGroup", removed.awaiting_sync),
+            (Api::JoinGroup, removed.awaiting_join),
+            (Api::SyncGroup, removed.awaiting_sync),
         ] {
             if let Some(p) = parked {
                 io.emit(EventKind::ParkedRequestDropped {
                     from: p.to,
                     correlation_id: p.correlation_id,
-                    api: api.to_owned(),
+                    api,
                     member_id: member_id.to_owned(),
                 });
             }

@@ -1,5 +1,6 @@
 //! SyncGroup and the pending-sync timeout (Kafka: `classicGroupSync*`, `expirePendingSync`).
 
+use crate::protocol::Api;
 use std::collections::BTreeMap;
 
 use crate::protocol::{
@@ -80,14 +81,14 @@ fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: &SyncGroupRequest) {
                 io.emit(EventKind::ParkedRequestDropped {
                     from: old.to,
                     correlation_id: old.correlation_id,
-                    api: "SyncGroup".to_owned(),
+                    api: Api::SyncGroup,
                     member_id: req.member_id.clone(),
                 });
             }
             io.emit(EventKind::RequestParked {
                 from: reply.to,
                 correlation_id: reply.correlation_id,
-                api: "SyncGroup".to_owned(),
+                api: Api::SyncGroup,
                 group_id: g.id.clone(),
                 member_id: req.member_id.clone(),
             });

@@ -259,7 +259,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
                         f.consumers.push(c.clone());
                     }
                 }
-                f.api = Some(message.payload.api().to_owned());
+                f.api = Some(message.payload.api().name().to_owned());
                 match &message.payload {
                     Payload::Request(_) => f.kind = "request".into(),
                     Payload::Response(r) => {
@@ -288,7 +288,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
             }
             NetworkEvent::Delivered { from, to, api, .. } => {
                 f.kind = "delivered".into();
-                f.api = Some(api.clone());
+                f.api = Some(api.name().to_owned());
                 for end in [from, to] {
                     if let Endpoint::Consumer(c) = end {
                         f.consumers.push(c.clone());
@@ -297,7 +297,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
             }
             NetworkEvent::Lost { from, to, api, .. } => {
                 f.kind = "lost".into();
-                f.api = Some(api.clone());
+                f.api = Some(api.name().to_owned());
                 for end in [from, to] {
                     if let Endpoint::Consumer(c) = end {
                         f.consumers.push(c.clone());
@@ -306,7 +306,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
             }
             NetworkEvent::Undeliverable { to, api, .. } => {
                 f.kind = "undeliverable".into();
-                f.api = Some(api.clone());
+                f.api = Some(api.name().to_owned());
                 if let Endpoint::Consumer(c) = to {
                     f.consumers.push(c.clone());
                 }

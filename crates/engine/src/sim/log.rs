@@ -10,7 +10,7 @@ use crate::cluster::ClusterEvent;
 use crate::coordinator::event::EventKind;
 use crate::coordinator::timers::TimerKind;
 use crate::network::{Endpoint, Fault, Message, NetworkConfig, Payload};
-use crate::protocol::{ErrorCode, NodeId, Request, Response};
+use crate::protocol::{Api, ErrorCode, NodeId, Request, Response};
 use crate::time::SimTime;
 use crate::topic::Subscription;
 
@@ -74,7 +74,7 @@ pub enum NetworkEvent {
         /// The receiver.
         to: Endpoint,
         /// The API.
-        api: String,
+        api: Api,
         /// Whether it is a request.
         request: bool,
         /// Its correlation id.
@@ -89,7 +89,7 @@ pub enum NetworkEvent {
         /// The receiver.
         to: Endpoint,
         /// The API.
-        api: String,
+        api: Api,
         /// Its correlation id.
         correlation_id: i32,
     },
@@ -100,7 +100,7 @@ pub enum NetworkEvent {
         /// The receiver.
         to: Endpoint,
         /// The API.
-        api: String,
+        api: Api,
         /// Why.
         reason: String,
     },
@@ -195,6 +195,89 @@ pub enum WorldEvent {
 }
 
 impl SimEvent {
+    /// Whether the event is routine: the readable trace's details ([`SimEvent::is_detail`]) plus
+    /// the steady work between rebalances (fetching and processing without duplicates, successful
+    /// commits and their messages, replication of every record). The playground's log hides these
+    /// unless asked; its sequence diagram uses [`Message::is_routine`], the same rule for messages.
+    pub fn is_routine(&self) -> bool {
+        if self.is_detail() {
+            return true;
+        }
+        match &self.kind {
+            SimEventKind::Client { event, .. } => match event {
+                ClientEvent::BatchFetched { .. } => true,
+                ClientEvent::BatchProcessed { duplicates, .. } => *duplicates == 0,
+                ClientEvent::CommitSent { .. } => true,
+                ClientEvent::CommitCompleted { error, .. } => error.is_none(),
+                _ => false,
+            },
+            SimEventKind::Coordinator {
+                event: EventKind::OffsetsCommitted { .. },
+                ..
+            } => true,
+            SimEventKind::World {
+                event:
+                    WorldEvent::Cluster {
+                        event:
+                            ClusterEvent::ReplicaFetched { .. }
+                            | ClusterEvent::HighWatermarkAdvanced { .. }
+                            | ClusterEvent::LeadersMoved { .. },
+                    },
+            } => true,
+            SimEventKind::Network {
+                event: NetworkEvent::Sent { message },
+            } => message.is_routine(),
+            _ => false,
+        }
+    }
+
+    /// The consumer the event concerns, if any.
+    pub fn consumer(&self) -> Option<&str> {
+        match &self.kind {
+            SimEventKind::Client { consumer, .. } => Some(consumer),
+            SimEventKind::Network { event } => match event {
+                NetworkEvent::Sent { message } => consumer_between(&message.from, &message.to),
+                NetworkEvent::Delivered { from, to, .. } | NetworkEvent::Lost { from, to, .. } => {
+                    consumer_between(from, to)
+                }
+                NetworkEvent::Undeliverable {
+                    to: Endpoint::Consumer(c),
+                    ..
+                } => Some(c),
+                NetworkEvent::Undeliverable { .. } => None,
+            },
+            SimEventKind::World {
+                event: WorldEvent::ConsumerStarted { name, .. },
+            } => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The Kafka API the event concerns, if any.
+    pub fn api(&self) -> Option<Api> {
+        match &self.kind {
+            SimEventKind::Network { event } => Some(match event {
+                NetworkEvent::Sent { message } => message.api(),
+                NetworkEvent::Delivered { api, .. }
+                | NetworkEvent::Lost { api, .. }
+                | NetworkEvent::Undeliverable { api, .. } => *api,
+            }),
+            SimEventKind::Client {
+                event: ClientEvent::ErrorReceived { api, .. },
+                ..
+            } => Some(*api),
+            SimEventKind::Coordinator { event, .. } => match event {
+                EventKind::RequestReceived { request, .. } => Some(request.api()),
+                EventKind::ResponseSent { response, .. } => Some(response.api()),
+                EventKind::RequestParked { api, .. } | EventKind::ParkedRequestDropped { api, .. } => {
+                    Some(*api)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Whether the event is routine detail that the readable trace leaves out: heartbeats and
     /// their answers, message arrivals, timer bookkeeping, log appends, requests and responses as
     /// the coordinator sees them (the network's `Sent` lines already show them in full).
@@ -331,5 +414,13 @@ impl fmt::Display for WorldEvent {
             Self::ActionRejected { reason } => write!(f, "action rejected: {reason}"),
             Self::End => f.write_str("end of the scenario"),
         }
+    }
+}
+
+/// The consumer at either end of a message, if any.
+fn consumer_between<'a>(from: &'a Endpoint, to: &'a Endpoint) -> Option<&'a str> {
+    match (from, to) {
+        (Endpoint::Consumer(c), _) | (_, Endpoint::Consumer(c)) => Some(c),
+        _ => None,
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{SimEvent, Simulation};
 use crate::assignor::{RebalanceProtocol, Strategy};
-use crate::client::{ClientState, Consumer, Lifecycle, MemberState, Processing};
+use crate::client::{ClientState, Consumer, ConsumerConfig, Lifecycle, MemberState, Processing};
 use crate::cluster::{BrokerView, Cluster, OffsetsPartitionView};
 use crate::coordinator::{Coordinator, GroupSnapshot};
 use crate::network::Message;
@@ -72,6 +72,8 @@ pub struct ConsumerView {
     pub records_processed: u64,
     /// Records it processed that had already been processed before (by anyone).
     pub duplicates: u64,
+    /// Its settings (the timeouts its countdown rings divide by, what the inspector lists).
+    pub config: ConsumerConfig,
 }
 
 /// One partition a consumer owns.
@@ -295,6 +297,7 @@ impl Simulation {
                     poll_deadline: if running { c.poll_deadline() } else { None },
                     records_processed: c.records_processed(),
                     duplicates: slot.duplicates,
+                    config: c.config().clone(),
                 }
             })
             .collect()

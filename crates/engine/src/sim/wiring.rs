@@ -344,7 +344,7 @@ impl Simulation {
                     event: NetworkEvent::Undeliverable {
                         id: msg.id,
                         to: msg.to.clone(),
-                        api: msg.payload.api().into(),
+                        api: msg.payload.api(),
                         reason: format!("broker {} crashed after sending it; the connection is gone", b.0),
                     },
                 });
@@ -357,7 +357,7 @@ impl Simulation {
                     event: NetworkEvent::Undeliverable {
                         id: msg.id,
                         to: msg.to.clone(),
-                        api: msg.payload.api().into(),
+                        api: msg.payload.api(),
                         reason: format!("broker {} is down: connection refused", b.0),
                     },
                 });
@@ -376,7 +376,7 @@ impl Simulation {
                     id: msg.id,
                     from: msg.from,
                     to: msg.to,
-                    api: msg.payload.api().into(),
+                    api: msg.payload.api(),
                     correlation_id: msg.correlation_id,
                 },
             });
@@ -388,7 +388,7 @@ impl Simulation {
                     id: msg.id,
                     from: msg.from.clone(),
                     to: msg.to.clone(),
-                    api: msg.payload.api().into(),
+                    api: msg.payload.api(),
                     request: msg.payload.is_request(),
                     correlation_id: msg.correlation_id,
                 },
@@ -410,7 +410,7 @@ impl Simulation {
                         event: NetworkEvent::Undeliverable {
                             id: msg.id,
                             to: msg.to.clone(),
-                            api: resp.api_name().into(),
+                            api: resp.api(),
                             reason: "the consumer restarted; that connection is closed".into(),
                         },
                     });
@@ -421,7 +421,7 @@ impl Simulation {
                         event: NetworkEvent::Undeliverable {
                             id: msg.id,
                             to: msg.to.clone(),
-                            api: resp.api_name().into(),
+                            api: resp.api(),
                             reason: "the consumer is no longer running".into(),
                         },
                     });

@@ -1,10 +1,9 @@
-//! Every field of a protocol message as (name, value) rows for the inspector. Names are Kafka's
+//! Every field of a protocol message as (name, value) rows, for an inspector. Names are Kafka's
 //! own field names from its JSON message schemas, so they are not translated.
 
-use rebalance_engine::protocol::{
-    ConsumerAssignment, ConsumerSubscription, JoinGroupProtocol, TopicPartition,
-};
-use rebalance_engine::{Payload, Request, Response};
+use crate::network::Payload;
+use crate::protocol::{ConsumerAssignment, ConsumerSubscription, JoinGroupProtocol, TopicPartition};
+use crate::protocol::{Request, Response};
 
 /// One row: a field name, its value, and how deep it is nested.
 pub type Row = (String, String, u8);
@@ -208,8 +207,8 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rebalance_engine::protocol::{JoinGroupRequest, JoinGroupResponse};
-    use rebalance_engine::ErrorCode;
+    use crate::protocol::ErrorCode;
+    use crate::protocol::{JoinGroupRequest, JoinGroupResponse};
 
     #[test]
     fn a_join_group_shows_its_member_id_and_protocol_metadata() {
