@@ -21,25 +21,29 @@ use crate::i18n::{fill, Strings};
 pub struct Context {
     /// The group's state when the entry was logged (if known).
     pub state_at: Option<GroupState>,
-    /// Where the group lives (its id and partition count are fixed for a session).
-    pub place: GroupPlace,
+    /// The group's fixed facts (its id, partition count and coordinator settings do not change
+    /// in a session).
+    pub group: GroupFacts,
 }
 
-/// Where the group lives, as the engine's group view says: its `__consumer_offsets` partition and
-/// the topic's partition count, and whether it is the articles' own group (`test_group_1` on the
-/// default 50 partitions), whose partition one article gets wrong.
+/// The group's fixed facts, as the engine's group view says: its `__consumer_offsets` partition and
+/// the topic's partition count, whether it is the articles' own group (`test_group_1` on the
+/// default 50 partitions, whose partition one article gets wrong), and the coordinator's
+/// `group.initial.rebalance.delay.ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GroupPlace {
+pub struct GroupFacts {
     /// The group's partition.
     pub partition: i32,
     /// `offsets.topic.num.partitions`.
     pub partitions: i32,
     /// Whether the articles' example applies.
     pub articles_group: bool,
+    /// `group.initial.rebalance.delay.ms`.
+    pub initial_delay_ms: u64,
 }
 
-impl GroupPlace {
-    /// The place of the group in the engine's view.
+impl GroupFacts {
+    /// The facts of the group in the engine's view.
     pub fn of(g: &rebalance_engine::GroupView) -> Self {
         Self {
             partition: g.partition,
@@ -47,6 +51,7 @@ impl GroupPlace {
             articles_group: g.group_id == crate::world::GROUP_ID
                 && g.offsets_partitions
                     == rebalance_engine::CoordinatorConfig::default().offsets_topic_num_partitions,
+            initial_delay_ms: g.initial_rebalance_delay_ms,
         }
     }
 }
@@ -176,7 +181,7 @@ fn removal(s: &Strings, r: RemovalReason) -> &'static str {
 /// it is explained.
 pub fn explain(s: &Strings, ev: &SimEvent, cx: &Context) -> String {
     match &ev.kind {
-        SimEventKind::Coordinator { node, event } => coordinator(s, node.0, event),
+        SimEventKind::Coordinator { node, event } => coordinator(s, node.0, event, cx),
         SimEventKind::Client { consumer, event } => client(s, consumer, event, cx),
         SimEventKind::Network { event } => network(s, event, cx),
         SimEventKind::World { event } => world(s, event),
@@ -203,7 +208,7 @@ fn time(t: rebalance_engine::SimTime) -> String {
     format!("{}.{:01}", ms / 1000, (ms % 1000) / 100)
 }
 
-fn coordinator(s: &Strings, node: i32, event: &EventKind) -> String {
+fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> String {
     let e = &s.explain;
     let m = &s.explain_more;
     let node = node.to_string();
@@ -247,9 +252,18 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind) -> String {
             let (fromn, ton) = (state_name(s, *from), state_name(s, *to));
             let t = |tpl: &str, who: &str| fill(tpl, &[("who", who), ("from", fromn), ("to", ton)]);
             match reason {
-                Reason::MemberAdded { member_id } if *from == GroupState::Empty => {
-                    t(e.first_member, member_id)
-                }
+                Reason::MemberAdded { member_id } if *from == GroupState::Empty => fill(
+                    e.first_member,
+                    &[
+                        ("who", member_id),
+                        ("from", fromn),
+                        ("to", ton),
+                        (
+                            "delay",
+                            &crate::num::short(cx.group.initial_delay_ms as f64 / 1000.0, 1),
+                        ),
+                    ],
+                ),
                 Reason::MemberAdded { member_id } => t(e.member_joined, member_id),
                 Reason::LeaderRejoined { member_id } => t(e.leader_rejoined, member_id),
                 Reason::MemberMetadataChanged { member_id } => t(e.metadata_changed, member_id),
@@ -485,7 +499,7 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
         }
         ClientEvent::CoordinatorDiscovered { node } => {
             // The consumer does not know the partition; the engine's group view does.
-            let tpl = if cx.place.articles_group {
+            let tpl = if cx.group.articles_group {
                 e.coordinator_found_article
             } else {
                 e.coordinator_found
@@ -495,8 +509,8 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
                 &[
                     w,
                     ("node", &node.0.to_string()),
-                    ("p", &cx.place.partition.to_string()),
-                    ("n", &cx.place.partitions.to_string()),
+                    ("p", &cx.group.partition.to_string()),
+                    ("n", &cx.group.partitions.to_string()),
                 ],
             )
         }
@@ -906,8 +920,8 @@ mod tests {
     use rebalance_engine::NodeId;
 
     /// The playground's own group, as the engine places it.
-    fn place() -> GroupPlace {
-        GroupPlace::of(&World::new(1).view().group)
+    fn group_facts() -> GroupFacts {
+        GroupFacts::of(&World::new(1).view().group)
     }
 
     fn run_three() -> World {
@@ -927,7 +941,7 @@ mod tests {
             .expect("the group started a rebalance");
         let cx = Context {
             state_at: None,
-            place: place(),
+            group: group_facts(),
         };
         let en = explain(Lang::En.strings(), ev, &cx);
         assert!(
@@ -959,7 +973,7 @@ mod tests {
             ev,
             &Context {
                 state_at: None,
-                place: place(),
+                group: group_facts(),
             },
         );
         assert!(en.contains("__consumer_offsets-30") && en.contains("28"), "{en}");
@@ -1137,7 +1151,7 @@ mod tests {
         let (en, zh) = (Lang::En.strings(), Lang::Zh.strings());
         let cx = Context {
             state_at: None,
-            place: place(),
+            group: group_facts(),
         };
         let mut kinds = std::collections::BTreeSet::new();
         for ev in &log {

@@ -358,7 +358,7 @@ pub struct TopicStrings {
     pub err_topic_name: &'static str,
     /// Topic exists.
     pub err_topic_taken: &'static str,
-    /// Bad partition count.
+    /// Bad partition count ({max}: the most the form offers).
     pub err_partitions: &'static str,
     /// "Coordinator failover".
     pub failover: &'static str,
@@ -559,7 +559,7 @@ pub struct Words {
 pub struct Explain {
     /// GroupCreated.
     pub group_created: &'static str,
-    /// First member: Empty -> PreparingRebalance.
+    /// First member: Empty -> PreparingRebalance ({delay}: group.initial.rebalance.delay.ms in seconds).
     pub first_member: &'static str,
     /// A member joined a running group.
     pub member_joined: &'static str,

@@ -7,7 +7,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{activate_on_enter, use_playground, use_strings};
-use crate::explain::{explain, Context, GroupPlace};
+use crate::explain::{explain, Context, GroupFacts};
 use crate::i18n::{fill, Lang};
 use crate::state::{Change, Selection};
 use crate::style::APIS;
@@ -21,7 +21,7 @@ struct LineProps {
     world: usize,
     event: Rc<SimEvent>,
     state_at: Option<GroupState>,
-    place: GroupPlace,
+    group: GroupFacts,
     lang: Lang,
     selected: bool,
     onselect: Callback<u64>,
@@ -35,7 +35,7 @@ impl PartialEq for LineProps {
             && self.lang == other.lang
             && self.selected == other.selected
             && self.state_at == other.state_at
-            && self.place == other.place
+            && self.group == other.group
     }
 }
 
@@ -48,7 +48,7 @@ fn LogLine(props: &LineProps) -> Html {
         ev,
         &Context {
             state_at: props.state_at,
-            place: props.place,
+            group: props.group,
         },
     );
     let seq = ev.seq;
@@ -95,7 +95,7 @@ pub fn EventLog() -> Html {
         *cache.borrow_mut() = (world_id, Default::default());
     }
 
-    let place = GroupPlace::of(&pg.view.group);
+    let group = GroupFacts::of(&pg.view.group);
     let lines = {
         let world = pg.world.borrow();
         let log = world.log();
@@ -192,7 +192,7 @@ pub fn EventLog() -> Html {
                     { for lines.into_iter().map(|(ev, state_at)| {
                         let seq = ev.seq;
                         html! {
-                            <LogLine key={seq} world={world_id} event={ev} {state_at} {place} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
+                            <LogLine key={seq} world={world_id} event={ev} {state_at} {group} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
                         }
                     }) }
                 </ol>

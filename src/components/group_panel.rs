@@ -2,7 +2,7 @@ use rebalance_engine::GroupState;
 use yew::prelude::*;
 
 use super::{use_playground, use_strings, StateDiagram, StateLook};
-use crate::explain::GroupPlace;
+use crate::explain::GroupFacts;
 use crate::i18n::fill;
 
 /// The group at a glance: its state among the five (with the last transition), its generation, its
@@ -20,13 +20,13 @@ pub fn GroupPanel() -> Html {
         (None, Some(member)) => member.clone(),
         _ => s.none.to_owned(),
     };
-    let place = GroupPlace::of(g);
+    let facts = GroupFacts::of(g);
     let (p, n) = (g.partition.to_string(), g.offsets_partitions.to_string());
     let mut note = fill(
         s.group.offsets_partition_note,
         &[("group", &g.group_id), ("n", &n), ("p", &p)],
     );
-    if place.articles_group {
+    if facts.articles_group {
         note.push(' ');
         note.push_str(&fill(s.group.offsets_partition_article, &[("p", &p)]));
     }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::stage::consumer_state_label;
 use super::{use_playground, use_strings};
-use crate::explain::{endpoint, explain, state_name, Context, GroupPlace};
+use crate::explain::{endpoint, explain, state_name, Context, GroupFacts};
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Playground, Selection};
 use rebalance_engine::fields::{payload_rows, Row};
@@ -238,7 +238,7 @@ fn event_html(s: &Strings, pg: &Playground, seq: u64) -> Html {
         ev,
         &Context {
             state_at: None,
-            place: GroupPlace::of(&pg.view.group),
+            group: GroupFacts::of(&pg.view.group),
         },
     );
     let message = match &ev.kind {

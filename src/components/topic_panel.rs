@@ -7,6 +7,9 @@ use crate::state::Change;
 use crate::style::consumer_class;
 use crate::world::{Command, FAILOVER_MS};
 
+/// The most partitions the create-topic form offers (a topic the stage can still draw).
+const MAX_NEW_PARTITIONS: i32 = 64;
+
 /// The topics' partitions coloured by owner (with the owner's name, never colour alone), and the
 /// cluster controls: add a partition, create a topic, fail the coordinator over.
 #[component]
@@ -42,9 +45,12 @@ pub fn TopicPanel() -> Html {
                 return;
             }
             let partitions = match new_parts.trim().parse::<i32>() {
-                Ok(n) if (1..=64).contains(&n) => n,
+                Ok(n) if (1..=MAX_NEW_PARTITIONS).contains(&n) => n,
                 _ => {
-                    error.set(Some(t.err_partitions.to_owned()));
+                    error.set(Some(fill(
+                        t.err_partitions,
+                        &[("max", &MAX_NEW_PARTITIONS.to_string())],
+                    )));
                     return;
                 }
             };

@@ -190,7 +190,7 @@ pub(super) const STRINGS: Strings = Strings {
         create: "Create topic",
         err_topic_name: "Topic name: use letters, digits, '.', '_' or '-'.",
         err_topic_taken: "Topic name: {topic} already exists.",
-        err_partitions: "Partitions: enter a whole number from 1 to 64.",
+        err_partitions: "Partitions: enter a whole number from 1 to {max}.",
         failover: "Coordinator failover",
         failover_hint: "The coordinator broker loses leadership of the group's __consumer_offsets partition for {s} s, then \
                         loads it again: consumers see NOT_COORDINATOR and look for the coordinator.",
@@ -300,7 +300,7 @@ pub(super) const STRINGS: Strings = Strings {
         group_created: "The coordinator creates group {group}: Empty, generation 0.",
         first_member:
             "{who} is the first member: the group moves from Empty to PreparingRebalance and waits \
-                       group.initial.rebalance.delay.ms (3 s, longer while others keep arriving) for more \
+                       group.initial.rebalance.delay.ms ({delay} s, longer while others keep arriving) for more \
                        members.",
         member_joined: "{who} joined: the group moves to PreparingRebalance and every member must rejoin.",
         leader_rejoined:

@@ -184,7 +184,7 @@ pub(super) const STRINGS: Strings = Strings {
         create: "创建主题",
         err_topic_name: "主题名：只能使用字母、数字、'.'、'_' 或 '-'。",
         err_topic_taken: "主题名：{topic} 已经存在。",
-        err_partitions: "分区数：请输入 1 到 64 之间的整数。",
+        err_partitions: "分区数：请输入 1 到 {max} 之间的整数。",
         failover: "协调者故障转移",
         failover_hint: "协调者 broker 失去该组 __consumer_offsets 分区的 leader 身份 {s} 秒，然后重新加载：消费者会收到 \
                         NOT_COORDINATOR 并重新查找协调者。",
@@ -290,7 +290,7 @@ pub(super) const STRINGS: Strings = Strings {
     explain: Explain {
         group_created: "协调者创建消费者组 {group}：状态 Empty，generation 为 0。",
         first_member: "{who} 是第一个成员：消费者组从 Empty 进入 PreparingRebalance，并等待 \
-                       group.initial.rebalance.delay.ms（3 秒；若不断有新成员到来会继续延长）让更多成员加入。",
+                       group.initial.rebalance.delay.ms（{delay} 秒；若不断有新成员到来会继续延长）让更多成员加入。",
         member_joined: "{who} 加入了：消费者组进入 PreparingRebalance，每个成员都必须重新加入。",
         leader_rejoined: "leader {who} 在 Stable 状态下发送了 JoinGroup：新的重平衡开始，每个成员都必须重新加入。",
         metadata_changed: "{who} 以不同的订阅重新加入：消费者组进入 PreparingRebalance，每个成员都必须重新加入。",

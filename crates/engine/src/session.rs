@@ -409,7 +409,8 @@ impl Session {
     pub fn group_view(&self) -> GroupView {
         let sim = &self.sim;
         let group_id = sim.group_id().to_owned();
-        let partitions = self.base.coordinator_config().offsets_topic_num_partitions;
+        let config = self.base.coordinator_config();
+        let partitions = config.offsets_topic_num_partitions;
         let partition = partition_for(&group_id, partitions);
         let coordinator = sim.coordinator();
         let loaded = coordinator
@@ -446,6 +447,7 @@ impl Session {
             protocol,
             partition,
             offsets_partitions: partitions,
+            initial_rebalance_delay_ms: config.group_initial_rebalance_delay_ms,
             coordinator: coordinator.node_id(),
             loaded,
             members,
@@ -503,6 +505,8 @@ pub struct GroupView {
     pub partition: i32,
     /// `offsets.topic.num.partitions` of the scenario.
     pub offsets_partitions: i32,
+    /// `group.initial.rebalance.delay.ms` of the scenario's coordinator.
+    pub initial_rebalance_delay_ms: u64,
     /// Its coordinator broker (the leader of that partition, or the last one while it has none).
     pub coordinator: NodeId,
     /// The status of the group's partition on the coordinator (`None`: not led by it).
