@@ -28,6 +28,36 @@
 //! The same inputs give the same log, byte for byte, natively and on wasm. The [`sim`] module
 //! documents the order of events within one instant.
 //!
+//! # Sessions: interactive runs
+//!
+//! Anything that lets a person act on a running world (the playground's timeline, share links,
+//! lessons) drives a [`Session`] instead: a base [`Scenario`], the actions applied on top of it,
+//! snapshots for [`Session::seek`], [`Session::fork`], and [`Session::to_scenario`], the scenario
+//! that replays exactly what is on screen. A session places each action in its instant the same
+//! way live and in a replay, so a seek or a link never tells a different story; it also builds the
+//! views the UI draws ([`Session::group_view`]).
+//!
+//! ```
+//! use rebalance_engine::{Action, ConsumerConfig, Scenario, Session, SimTime, Subscription};
+//!
+//! let base = Scenario::from_json(
+//!     r#"{"version": 1, "seed": 1, "group_id": "g", "end_ms": 1,
+//!         "topics": [{"name": "t", "partitions": 2, "records_per_sec": 1}]}"#,
+//! )?;
+//! let mut session = Session::new(base)?;
+//! let c = ConsumerConfig::new("C1", "g", Subscription::Topics(vec!["t".into()]));
+//! session.apply(Action::AddConsumer { config: Box::new(c) })?;
+//! session.run_to(SimTime(10_000));
+//! let at_ten = session.log().len();
+//! session.seek(SimTime(2_000));
+//! assert!(session.log().len() < at_ten);
+//! // Replaying what is on screen gives the same log.
+//! let mut replay = Session::new(session.to_scenario())?;
+//! replay.run_to(SimTime(2_000));
+//! assert_eq!(replay.log(), session.log());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ```
 //! use rebalance_engine::{Action, GroupState, Scenario, SimTime, Simulation};
 //!
@@ -62,7 +92,7 @@ pub mod client;
 pub mod cluster;
 pub mod coordinator;
 pub mod fields;
-pub mod java;
+pub(crate) mod java;
 pub mod lesson;
 pub mod network;
 pub mod protocol;
