@@ -1010,6 +1010,9 @@ pub struct LessonStrings {
     pub close: &'static str,
     /// The timeline slider's label.
     pub timeline: &'static str,
+    /// Under the timeline once a long session dropped its oldest log lines ({t}: from when the
+    /// log is complete).
+    pub timeline_dropped: &'static str,
     /// Shown while a lesson's files download.
     pub loading: &'static str,
     /// A lesson that could not be opened: "Could not open “{title}”: {why}".

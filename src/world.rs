@@ -215,6 +215,12 @@ impl World {
         self.session.horizon()
     }
 
+    /// The time before which the log no longer holds every entry (see
+    /// [`Session::log_dropped_before`]).
+    pub fn log_dropped_before(&self) -> Option<SimTime> {
+        self.session.log_dropped_before()
+    }
+
     /// How many snapshots the session keeps, and the virtual time between them.
     pub fn snapshots(&self) -> (usize, u64) {
         self.session.snapshots()

@@ -21,12 +21,13 @@ fn seconds(ms: u64) -> String {
 pub fn Timeline() -> Html {
     let s = use_strings();
     let pg = use_playground();
-    let (now, end, snapshots) = {
+    let (now, end, snapshots, dropped) = {
         let world = pg.world.borrow();
         (
             world.now().as_millis(),
             world.horizon().as_millis(),
             world.snapshots().0,
+            world.log_dropped_before(),
         )
     };
     let onseek = {
@@ -52,6 +53,11 @@ pub fn Timeline() -> Html {
                     oninput={onseek} />
             </label>
             <span class="timeline-value">{ format!("{} / {}", seconds(now), seconds(end)) }</span>
+            if let Some(t) = dropped {
+                <p class="timeline-dropped" data-testid="timeline-dropped">
+                    { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }
+                </p>
+            }
         </section>
     }
 }

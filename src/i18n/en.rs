@@ -525,6 +525,8 @@ pub(super) const STRINGS: Strings = Strings {
         incorrect: "Not quite: the answer is {answer}.",
         close: "Close lesson",
         timeline: "Timeline",
+        timeline_dropped: "To keep memory bounded, the oldest log lines were dropped: the log is complete from {t}. \
+                           The state at any earlier time can still be shown.",
         loading: "Loading the lesson…",
         load_failed: "Could not open “{title}”: {why}. The current session is unchanged.",
     },

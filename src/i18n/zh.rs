@@ -489,6 +489,7 @@ pub(super) const STRINGS: Strings = Strings {
         incorrect: "不对：答案是 {answer}。",
         close: "关闭课程",
         timeline: "时间线",
+        timeline_dropped: "为了限制内存，最早的日志行已被丢弃：从 {t} 起日志是完整的。更早任何时刻的状态仍然可以查看。",
         loading: "正在加载课程…",
         load_failed: "无法打开《{title}》：{why}。当前会话保持不变。",
     },

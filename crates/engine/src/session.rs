@@ -44,6 +44,12 @@ pub const SNAPSHOT_EVERY_MS: u64 = 30_000;
 /// doubles (a 4-hour session keeps one every 2 minutes).
 pub const MAX_SNAPSHOTS: usize = 128;
 
+/// The most log entries a session keeps by default. Past this the oldest quarter is dropped (the
+/// state of every moment stays reachable through the snapshots; only the oldest lines go), and
+/// [`Session::log_dropped_before`] says from when the log is complete. A 30-minute session of 20
+/// consumers logs about 300,000 entries.
+pub const MAX_LOG_EVENTS: usize = 400_000;
+
 /// The simulation at one moment of the recorded session, without its log.
 #[derive(Clone, Debug)]
 struct Snapshot {
@@ -129,6 +135,10 @@ pub struct Session {
     /// The furthest time the recorded session reached.
     horizon: SimTime,
     marks: Marks,
+    /// The most entries `log` keeps.
+    log_limit: usize,
+    /// The time of the newest entry dropped from `log`, if any was.
+    dropped_until: Option<SimTime>,
 }
 
 impl Session {
@@ -146,9 +156,25 @@ impl Session {
             snapshot_every: SNAPSHOT_EVERY_MS,
             horizon: SimTime::ZERO,
             marks: Marks::default(),
+            log_limit: MAX_LOG_EVENTS,
+            dropped_until: None,
         };
         session.collect();
         Ok(session)
+    }
+
+    /// Keeps at most `limit` log entries (at least 1,000), dropping the oldest quarter when the log
+    /// grows past it.
+    pub fn with_log_limit(mut self, limit: usize) -> Self {
+        self.log_limit = limit.max(1_000);
+        self.trim_log();
+        self
+    }
+
+    /// The time before which the log no longer holds every entry (the oldest were dropped to keep
+    /// memory bounded), if any were dropped. The state at those times can still be shown.
+    pub fn log_dropped_before(&self) -> Option<SimTime> {
+        self.dropped_until
     }
 
     /// The scenario the session started from.
@@ -205,12 +231,27 @@ impl Session {
     }
 
     fn shown_len(&self) -> usize {
-        // Sequence numbers count from 1 without gaps (the session keeps every event).
+        // Sequence numbers count up without gaps from the first entry kept.
         let emitted = self.sim.events_emitted();
-        match usize::try_from(emitted) {
-            Ok(n) if self.log.get(n.wrapping_sub(1)).is_some_and(|e| e.seq == emitted) => n,
+        let first = self.log.first().map_or(1, |e| e.seq);
+        let n = emitted
+            .checked_sub(first)
+            .and_then(|d| usize::try_from(d + 1).ok());
+        match n {
+            Some(n) if self.log.get(n.wrapping_sub(1)).is_some_and(|e| e.seq == emitted) => n,
             _ => self.log.partition_point(|e| e.seq <= emitted),
         }
+    }
+
+    /// Drops the oldest quarter of the log while it is over its limit.
+    fn trim_log(&mut self) {
+        if self.log.len() <= self.log_limit {
+            return;
+        }
+        let drop = self.log.len() - self.log_limit * 3 / 4;
+        self.dropped_until = self.log.get(drop - 1).map(|e| e.at).or(self.dropped_until);
+        self.log.drain(..drop);
+        self.marks.read = self.marks.read.saturating_sub(drop);
     }
 
     // ==================================================================================== driving
@@ -374,6 +415,7 @@ impl Session {
         let new = self.sim.take_log();
         let fresh = new.partition_point(|e| e.seq <= recorded);
         self.log.extend(new.into_iter().skip(fresh));
+        self.trim_log();
         let shown = self.shown_len();
         self.marks.follow(&self.log[..shown]);
     }

@@ -245,3 +245,46 @@ fn add(name: &str) -> Action {
     c.processing_ms = 1_000;
     Action::AddConsumer { config: Box::new(c) }
 }
+
+/// A long session keeps a bounded log: the oldest entries go, the session says from when the log is
+/// complete, and every moment can still be shown and replays the same.
+#[test]
+fn a_long_session_keeps_a_bounded_log_and_says_what_it_dropped() {
+    let mut session = Session::new(scenario_with_topic(5))
+        .unwrap()
+        .with_log_limit(5_000);
+    for name in ["C1", "C2", "C3"] {
+        session.apply(add(name)).unwrap();
+    }
+    assert_eq!(session.log_dropped_before(), None);
+    let mut longest = 0;
+    for minute in 1..=30 {
+        session.run_to(SimTime(minute * 60_000));
+        longest = longest.max(session.log().len() + session.log_ahead().len());
+    }
+    assert!(longest <= 5_000, "{longest} entries kept");
+    let dropped = session
+        .log_dropped_before()
+        .expect("a 30-minute session dropped old entries");
+    let first = session.log().first().unwrap();
+    assert!(
+        first.at >= dropped && first.seq > 1,
+        "{:?} after {dropped:?}",
+        first.at
+    );
+
+    // The state of a moment whose lines were dropped is still there, and the kept lines are the
+    // same as a replay's.
+    let written = session.to_scenario();
+    session.seek(SimTime(90_000));
+    assert_eq!(session.now(), SimTime(90_000));
+    assert!(session.log().is_empty() || session.log()[0].at >= dropped);
+    let mut fresh = rebalance_engine::Simulation::new(&written).unwrap();
+    fresh.run_until(SimTime(90_000));
+    assert_eq!(session.sim().consumers(), fresh.consumers());
+    session.seek(SimTime(30 * 60_000));
+    let mut fresh = rebalance_engine::Simulation::new(&written).unwrap();
+    fresh.run_until(SimTime(30 * 60_000));
+    let kept = session.log();
+    assert_eq!(kept, &fresh.log()[fresh.log().len() - kept.len()..]);
+}
