@@ -1,5 +1,11 @@
 //! `rebalance-sim assign --strategy NAME`: runs an assignor on JSON lines.
 //!
+//! `NAME` is one of the classic protocol's client-side assignors (`range`, `roundrobin`, `sticky`,
+//! `cooperative-sticky`) or one of the consumer protocol's server-side assignors (KIP-848): `uniform`
+//! or `server-range` (Kafka calls the latter `range` too). For the server-side ones a member's
+//! `owned_partitions` is its previous *target* assignment, the baseline of `uniform`'s stickiness;
+//! `generation` is not used.
+//!
 //! Each non-blank line of stdin is one group:
 //! `{"partitions": {"topic": 3}, "members": [{"member_id": "c-1", "group_instance_id": null,
 //! "topics": ["topic"], "owned_partitions": {"topic": [0]}, "generation": 1}]}`
@@ -14,11 +20,71 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
+use rebalance_engine::assignor::server::{self, MemberSpec, ServerAssignor};
 use rebalance_engine::assignor::{assign, Assignment, MemberSubscription, Strategy};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-const USAGE: &str = "usage: rebalance-sim assign --strategy range|roundrobin|sticky|cooperative-sticky";
+const USAGE: &str =
+    "usage: rebalance-sim assign --strategy range|roundrobin|sticky|cooperative-sticky|uniform|server-range";
+
+/// An assignor the command can run.
+#[derive(Clone, Copy)]
+enum Assignor {
+    /// A classic protocol's client-side assignor.
+    Client(Strategy),
+    /// A consumer protocol's server-side assignor.
+    Server(ServerAssignor),
+}
+
+impl Assignor {
+    fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "uniform" => Ok(Self::Server(ServerAssignor::Uniform)),
+            "server-range" => Ok(Self::Server(ServerAssignor::Range)),
+            _ => name.parse::<Strategy>().map(Self::Client).map_err(|_| {
+                format!(
+                    "unknown assignor `{name}` (expected range, roundrobin, sticky, cooperative-sticky, uniform \
+                     or server-range)"
+                )
+            }),
+        }
+    }
+
+    fn run(self, partitions: &BTreeMap<String, i32>, members: &[MemberSubscription]) -> Assignment {
+        match self {
+            Self::Client(strategy) => assign(strategy, partitions, members),
+            Self::Server(assignor) => {
+                let specs: Vec<MemberSpec> = members.iter().map(member_spec).collect();
+                server::assign(assignor, partitions, &specs)
+                    .into_iter()
+                    .map(|(member, topics)| {
+                        let topics = topics
+                            .into_iter()
+                            .map(|(topic, set)| (topic, set.into_iter().collect()))
+                            .collect();
+                        (member, topics)
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// A member of the input line as the coordinator sees it: its owned partitions are its previous
+/// target.
+fn member_spec(m: &MemberSubscription) -> MemberSpec {
+    MemberSpec {
+        member_id: m.member_id.clone(),
+        instance_id: m.group_instance_id.clone(),
+        subscribed_topics: m.topics.clone(),
+        target: m
+            .owned_partitions
+            .iter()
+            .map(|(topic, partitions)| (topic.clone(), partitions.iter().copied().collect()))
+            .collect(),
+    }
+}
 
 /// The most partitions one line may ask for: every one is listed in the output, and a typo such
 /// as `2000000000` should be an error, not an out-of-memory abort.
@@ -56,7 +122,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             }
         };
         let output = Output {
-            assignment: assign(strategy, &partitions, &members),
+            assignment: strategy.run(&partitions, &members),
         };
         let written = serde_json::to_writer(&mut stdout, &output)
             .map_err(io::Error::from)
@@ -78,7 +144,7 @@ struct Output {
     assignment: Assignment,
 }
 
-fn parse_args(args: &[String]) -> Result<Strategy, String> {
+fn parse_args(args: &[String]) -> Result<Assignor, String> {
     let mut strategy = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -92,11 +158,7 @@ fn parse_args(args: &[String]) -> Result<Strategy, String> {
         if strategy.is_some() {
             return Err("--strategy given twice".to_string());
         }
-        strategy = Some(
-            value
-                .parse::<Strategy>()
-                .map_err(|e| format!("--strategy: {e}"))?,
-        );
+        strategy = Some(Assignor::parse(value).map_err(|e| format!("--strategy: {e}"))?);
     }
     strategy.ok_or_else(|| "missing --strategy".to_string())
 }

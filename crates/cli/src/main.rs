@@ -18,7 +18,8 @@ commands:
   run SCENARIO.json [--format jsonl|text] [--detail]
                                             run a scenario file and print its trace
   assign --strategy NAME                    run an assignor on JSON lines from stdin
-                                            (range | roundrobin | sticky | cooperative-sticky)
+                                            (range | roundrobin | sticky | cooperative-sticky,
+                                            or the consumer protocol's uniform | server-range)
 ";
 
 fn main() -> ExitCode {

@@ -251,3 +251,90 @@ fn optional_fields_may_be_null_or_absent() {
         "{\"assignment\":{\"a\":{\"t\":[1]},\"b\":{\"t\":[0]}}}\n"
     );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The consumer protocol's server-side assignors (KIP-848)
+
+#[test]
+fn the_issue_example_with_the_server_side_assignors() {
+    let line = r#"{"partitions": {"topic": 3}, "members": [{"member_id": "c-1", "group_instance_id": null, "topics": ["topic"], "owned_partitions": {"topic": [0]}, "generation": 1}]}"#;
+    for strategy in ["uniform", "server-range"] {
+        let output = run(&["--strategy", strategy], &format!("{line}\n"));
+        assert!(output.status.success(), "{strategy}: {}", stderr(&output));
+        assert_eq!(
+            stdout(&output),
+            "{\"assignment\":{\"c-1\":{\"topic\":[0,1,2]}}}\n",
+            "{strategy}"
+        );
+    }
+}
+
+#[test]
+fn uniform_treats_owned_partitions_as_the_previous_target() {
+    // A member joins a group whose only member had all six partitions: uniform moves only the
+    // three that balance requires (the highest ones C1 holds beyond its quota); server-range ignores
+    // the previous target and cuts ranges in member order.
+    let line = r#"{"partitions": {"t": 6}, "members": [{"member_id": "C1", "topics": ["t"], "owned_partitions": {"t": [0, 1, 2, 3, 4, 5]}}, {"member_id": "C2", "topics": ["t"]}]}"#;
+    let output = run(&["--strategy", "uniform"], &format!("{line}\n"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "{\"assignment\":{\"C1\":{\"t\":[0,1,2]},\"C2\":{\"t\":[3,4,5]}}}\n"
+    );
+    let moved = r#"{"partitions": {"t": 4}, "members": [{"member_id": "a", "topics": ["t"], "owned_partitions": {"t": [2, 3]}}, {"member_id": "b", "topics": ["t"], "owned_partitions": {"t": [0, 1]}}]}"#;
+    let output = run(&["--strategy=uniform"], &format!("{moved}\n"));
+    assert_eq!(
+        stdout(&output),
+        "{\"assignment\":{\"a\":{\"t\":[2,3]},\"b\":{\"t\":[0,1]}}}\n",
+        "sticky"
+    );
+    let output = run(&["--strategy=server-range"], &format!("{moved}\n"));
+    assert_eq!(
+        stdout(&output),
+        "{\"assignment\":{\"a\":{\"t\":[0,1]},\"b\":{\"t\":[2,3]}}}\n",
+        "not sticky"
+    );
+}
+
+#[test]
+fn uniform_balances_heterogeneous_subscriptions_and_lists_every_member() {
+    let line = r#"{"partitions": {"t1": 3, "t2": 3}, "members": [{"member_id": "A", "topics": ["t1"]}, {"member_id": "B", "topics": ["t1", "t2"]}, {"member_id": "C", "topics": ["missing"]}]}"#;
+    let output = run(&["--strategy", "uniform"], &format!("{line}\n"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "{\"assignment\":{\"A\":{\"t1\":[0,1,2]},\"B\":{\"t2\":[0,1,2]},\"C\":{}}}\n"
+    );
+}
+
+#[test]
+fn server_range_orders_static_members_first() {
+    // The static member sorts first (RangeAssignorTest.testStaticMembership), as on the client side.
+    let line = r#"{"partitions": {"t": 3}, "members": [{"member_id": "a", "topics": ["t"]}, {"member_id": "b", "topics": ["t"], "group_instance_id": "i-1"}]}"#;
+    let output = run(&["--strategy", "server-range"], &format!("{line}\n"));
+    assert_eq!(
+        stdout(&output),
+        "{\"assignment\":{\"a\":{\"t\":[2]},\"b\":{\"t\":[0,1]}}}\n"
+    );
+}
+
+#[test]
+fn server_side_assignors_reject_bad_lines_like_the_others() {
+    let err = rejects(
+        &["--strategy", "uniform"],
+        r#"{"partitions": {"t": 1}, "members": [{"member_id": "a", "topics": ["t"], "owned_partitions": {"t": [-1]}}]}"#,
+    );
+    assert!(
+        err.contains("line 2: members[0].owned_partitions.t[0]: partition numbers are never negative"),
+        "{err}"
+    );
+    let err = rejects(&["--strategy", "server-range"], r#"{"partitions": {}}"#);
+    assert!(err.contains("line 2: members: missing field"), "{err}");
+    let output = run(&["--strategy", "range-server"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown assignor `range-server` (expected range, roundrobin, sticky, cooperative-sticky, uniform or server-range)"),
+        "{}",
+        stderr(&output)
+    );
+}

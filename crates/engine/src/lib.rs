@@ -5,6 +5,10 @@
 //! configuration. It builds natively and for `wasm32-unknown-unknown`; the playground UI, the
 //! `rebalance-sim` command line and the tests all drive the same code.
 //!
+//! Kafka 4's consumer protocol (KIP-848) has its building blocks so far: its messages
+//! ([`protocol::consumer`]), its reconciliation engine ([`coordinator::consumer`]) and its server-side
+//! assignors ([`assignor::server`]); the coordinator does not serve it yet.
+//!
 //! Fidelity is the point. Every rule here follows Kafka's own source (see the reference in the
 //! repository's shared material); where a teaching article simplifies, Kafka wins.
 //!

@@ -17,6 +17,9 @@
 //! candidate that comes first in Java `String.compareTo` order of member ids and documents it.
 //! Rack awareness is not modelled: the playground has no racks.
 //!
+//! The consumer protocol's (KIP-848) assignors run in the coordinator instead; they are in
+//! [`server`].
+//!
 //! ```
 //! use std::collections::BTreeMap;
 //! use rebalance_engine::assignor::{assign, MemberSubscription, Strategy};
@@ -33,6 +36,7 @@
 
 mod range;
 mod round_robin;
+pub mod server;
 mod sticky;
 
 use std::cmp::Ordering;

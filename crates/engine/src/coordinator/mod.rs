@@ -36,6 +36,7 @@ use crate::java::{kafka_abs, string_hash_code};
 use crate::protocol::{ConnectionId, ErrorCode, NodeId, Outgoing, Request, Response, TopicPartition};
 use crate::time::{SimDuration, SimTime};
 
+pub mod consumer;
 pub mod event;
 pub mod records;
 pub mod timers;

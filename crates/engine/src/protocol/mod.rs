@@ -9,10 +9,17 @@
 //!   of [`JoinGroupRequest`].
 //!
 //! Kafka's error codes are data ([`ErrorCode`]) inside responses, never Rust errors.
+//!
+//! The new consumer protocol's messages (KIP-848: `ConsumerGroupHeartbeat`, `ConsumerGroupDescribe`)
+//! are in [`consumer`], re-exported here.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub mod consumer;
+
+pub use consumer::*;
 
 /// An opaque id for whoever sent a request (a connection, a simulated client...). Responses are
 /// addressed to it, together with the caller's correlation id.
