@@ -41,7 +41,7 @@
 //! holds the struct, its construction and the driving (`step`, `run_until`, `apply`, the
 //! schedule); `action.rs` the [`Action`]s and how one is checked and applied; `wiring.rs` the
 //! brokers, the cluster and the delivery of messages; `view.rs` the read-only views; `trace.rs`
-//! the text and JSON traces; `processed.rs` the ledger of processed offsets (duplicates).
+//! the text and JSON traces (whole, or written piece by piece); `processed.rs` the ledger of processed offsets (duplicates).
 
 pub(crate) mod action;
 mod log;
@@ -56,6 +56,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{Action, ActionError};
 pub use log::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
+pub use trace::{write_jsonl, write_text};
 pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::Consumer;
