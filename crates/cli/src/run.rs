@@ -12,6 +12,7 @@
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
+use rebalance_engine::cluster::COMPACTION_BATCH;
 use rebalance_engine::scenario::MAX_SCENARIO_BYTES;
 use rebalance_engine::sim::{write_jsonl, write_text};
 use rebalance_engine::{Scenario, Simulation};
@@ -65,6 +66,8 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The group's `__consumer_offsets` partition is compacted as it grows (the trace is the same).
+    sim.set_log_compaction(Some(COMPACTION_BATCH));
     if limited {
         // A run the limits stop leaves no trace, so they are checked first, on a copy that keeps
         // nothing: at most MAX_RUN_EVENTS events of work, and the same run as the one streamed
