@@ -3,13 +3,13 @@
 //! event), or one readable English line per event (`text`; routine detail such as heartbeats only
 //! with `--detail`), followed by `# ` summary lines. The same file always gives the same bytes.
 //!
-//! The trace is streamed: each step's events are written as they are produced (through a buffer)
+//! The trace is streamed: each step's events are written as they are produced (through a 64 KiB buffer)
 //! and then dropped, so memory does not grow with simulated time. A run is bounded
 //! ([`MAX_RUN_EVENTS`], [`MAX_RUN_INSTANTS`]) unless `--no-limit` is given; a run the limits stop
 //! leaves no trace, so a bounded run is first checked on a copy of the simulation that keeps
 //! nothing (at most the limits' worth of work), then run again to stream its trace.
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use rebalance_engine::cluster::COMPACTION_BATCH;
@@ -86,22 +86,25 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     }
     // The trace streams: each step's events are written, then dropped, so memory stays flat however
     // long the run (the text summary at the end reads the final state, not the log).
-    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = Output {
+        buf: Vec::with_capacity(2 * OUTPUT_BUFFER),
+        to: std::io::stdout().lock(),
+    };
     let streamed = run_bounded(&mut sim, limited, |sim| {
         let mut log = sim.take_log();
         let written = match format {
-            Format::Jsonl => write_jsonl(&log, &mut out),
-            Format::Text => write_text(&log, detail, &mut out),
+            Format::Jsonl => write_jsonl(&log, &mut out.buf),
+            Format::Text => write_text(&log, detail, &mut out.buf),
         };
         log.clear();
         sim.put_log(log);
-        written
+        written.and_then(|()| out.write_if_full())
     })
     .and_then(|()| {
         if format == Format::Text {
-            sim.write_summary(&mut out).map_err(Stop::Write)?;
+            sim.write_summary(&mut out.buf).map_err(Stop::Write)?;
         }
-        out.flush().map_err(Stop::Write)
+        out.finish().map_err(Stop::Write)
     });
     match streamed {
         Ok(()) => ExitCode::SUCCESS,
@@ -143,6 +146,33 @@ fn read_scenario(path: &str) -> Result<String, String> {
             e.as_bytes()[at]
         )
     })
+}
+
+/// How much of the trace is gathered before it is written.
+const OUTPUT_BUFFER: usize = 1 << 16;
+
+/// The trace's buffered writer: the lines are serialised into `buf` (a `Vec`, the fastest target
+/// for serde_json's many small writes), which goes to `to` whenever it holds [`OUTPUT_BUFFER`]
+/// bytes.
+struct Output<W: Write> {
+    buf: Vec<u8>,
+    to: W,
+}
+
+impl<W: Write> Output<W> {
+    fn write_if_full(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= OUTPUT_BUFFER {
+            self.to.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.to.write_all(&self.buf)?;
+        self.buf.clear();
+        self.to.flush()
+    }
 }
 
 /// Why a run stopped before its end.
