@@ -41,10 +41,17 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# 2. Trunk, pinned.
+# Both installs build in one target directory, so that the dependencies they share (same
+# versions, same features) compile once; it stays under target/ (ignored by git) for a re-run.
+export CARGO_TARGET_DIR="$root/target/setup-tools"
+
+# 2. Trunk, pinned. Without its default features: the playground builds offline
+#    (`trunk build --release --offline`, the tools come from this script) and serves over plain
+#    HTTP on 127.0.0.1, so it needs neither the self-update check (`update_check`) nor a TLS stack
+#    (`rustls`: HTTPS downloads of tools, `serve` over TLS); Trunk gates both behind those features.
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (a few minutes, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features
 fi
 
 # 3. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock. Installed

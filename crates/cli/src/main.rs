@@ -15,7 +15,7 @@ usage: rebalance-sim <command> [options]
 
 commands:
   partition-for GROUP_ID [--partitions N]   the group's __consumer_offsets partition
-  run SCENARIO.json [--format jsonl|text] [--detail]
+  run SCENARIO.json [--format jsonl|text] [--detail] [--no-limit]
                                             run a scenario file and print its trace
   assign --strategy NAME                    run an assignor on JSON lines from stdin
                                             (range | roundrobin | sticky | cooperative-sticky,

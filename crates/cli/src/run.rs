@@ -1,22 +1,30 @@
-//! `rebalance-sim run SCENARIO.json [--format jsonl|text] [--detail]`: runs a scenario file to its
-//! end and prints the trace: one JSON event per line (`jsonl`, the default; every event), or one
-//! readable English line per event (`text`; routine detail such as heartbeats only with
-//! `--detail`), followed by `# ` summary lines. The same file always gives the same bytes.
+//! `rebalance-sim run SCENARIO.json [--format jsonl|text] [--detail] [--no-limit]`: runs a scenario
+//! file to its end and prints the trace: one JSON event per line (`jsonl`, the default; every
+//! event), or one readable English line per event (`text`; routine detail such as heartbeats only
+//! with `--detail`), followed by `# ` summary lines. The same file always gives the same bytes.
+//!
+//! The trace is streamed: each step's events are written as they are produced (through a 64 KiB buffer)
+//! and then dropped, so memory does not grow with simulated time. A run is bounded
+//! ([`MAX_RUN_EVENTS`], [`MAX_RUN_INSTANTS`]) unless `--no-limit` is given; a run the limits stop
+//! leaves no trace, so a bounded run is first checked on a copy of the simulation that keeps
+//! nothing (at most the limits' worth of work), then run again to stream its trace.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use rebalance_engine::cluster::COMPACTION_BATCH;
 use rebalance_engine::scenario::MAX_SCENARIO_BYTES;
+use rebalance_engine::sim::{write_jsonl, write_text};
 use rebalance_engine::{Scenario, Simulation};
 
 /// The most events one run may emit before it is stopped (a scenario that does this much is
-/// rejected as too busy, rather than left to run for hours and fill memory).
+/// rejected as too busy, rather than left to run for hours), unless `--no-limit` is given.
 pub(crate) const MAX_RUN_EVENTS: u64 = 1_000_000;
 
 /// The most instants (distinct times at which something happens) one run may go through.
 pub(crate) const MAX_RUN_INSTANTS: u64 = 10_000_000;
 
-const USAGE: &str = "usage: rebalance-sim run SCENARIO.json [--format jsonl|text] [--detail]";
+const USAGE: &str = "usage: rebalance-sim run SCENARIO.json [--format jsonl|text] [--detail] [--no-limit]";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -25,7 +33,12 @@ enum Format {
 }
 
 pub(crate) fn run(args: &[String]) -> ExitCode {
-    let (path, format, detail) = match parse(args) {
+    let Options {
+        path,
+        format,
+        detail,
+        limited,
+    } = match parse(args) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("rebalance-sim run: {msg}\n{USAGE}");
@@ -53,20 +66,55 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(msg) = run_bounded(&mut sim) {
-        eprintln!("rebalance-sim run: {path}: {msg}");
-        return ExitCode::from(2);
+    // The group's `__consumer_offsets` partition is compacted as it grows (the trace is the same).
+    sim.set_log_compaction(Some(COMPACTION_BATCH));
+    if limited {
+        // A run the limits stop leaves no trace, so they are checked first, on a copy that keeps
+        // nothing: at most MAX_RUN_EVENTS events of work, and the same run as the one streamed
+        // below (the simulation is deterministic).
+        let mut dry = sim.clone();
+        let checked = run_bounded(&mut dry, true, |sim| {
+            let mut log = sim.take_log();
+            log.clear();
+            sim.put_log(log);
+            Ok(())
+        });
+        if let Err(Stop::Limit(msg)) = checked {
+            eprintln!("rebalance-sim run: {path}: {msg}");
+            return ExitCode::from(2);
+        }
     }
-    let out = match format {
-        Format::Jsonl => sim.trace_jsonl(),
-        Format::Text => sim.trace_text(detail),
+    // The trace streams: each step's events are written, then dropped, so memory stays flat however
+    // long the run (the text summary at the end reads the final state, not the log).
+    let mut out = Output {
+        buf: Vec::with_capacity(2 * OUTPUT_BUFFER),
+        to: std::io::stdout().lock(),
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+    let streamed = run_bounded(&mut sim, limited, |sim| {
+        let mut log = sim.take_log();
+        let written = match format {
+            Format::Jsonl => write_jsonl(&log, &mut out.buf),
+            Format::Text => write_text(&log, detail, &mut out.buf),
+        };
+        log.clear();
+        sim.put_log(log);
+        written.and_then(|()| out.write_if_full())
+    })
+    .and_then(|()| {
+        if format == Format::Text {
+            sim.write_summary(&mut out.buf).map_err(Stop::Write)?;
+        }
+        out.finish().map_err(Stop::Write)
+    });
+    match streamed {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Stop::Limit(msg)) => {
+            eprintln!("rebalance-sim run: {path}: {msg}");
+            ExitCode::from(2)
+        }
         // The reader went away (`... | head`): nothing to tell it.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(3),
-        Err(e) => {
+        Err(Stop::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(3),
+        Err(Stop::Write(e)) => {
             eprintln!("rebalance-sim run: cannot write the trace: {e}");
             ExitCode::from(1)
         }
@@ -100,19 +148,60 @@ fn read_scenario(path: &str) -> Result<String, String> {
     })
 }
 
-/// Runs the simulation to its end, unless it does more than [`MAX_RUN_EVENTS`] events or
-/// [`MAX_RUN_INSTANTS`] instants first.
-fn run_bounded(sim: &mut Simulation) -> Result<(), String> {
+/// How much of the trace is gathered before it is written.
+const OUTPUT_BUFFER: usize = 1 << 16;
+
+/// The trace's buffered writer: the lines are serialised into `buf` (a `Vec`, the fastest target
+/// for serde_json's many small writes), which goes to `to` whenever it holds [`OUTPUT_BUFFER`]
+/// bytes.
+struct Output<W: Write> {
+    buf: Vec<u8>,
+    to: W,
+}
+
+impl<W: Write> Output<W> {
+    fn write_if_full(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= OUTPUT_BUFFER {
+            self.to.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.to.write_all(&self.buf)?;
+        self.buf.clear();
+        self.to.flush()
+    }
+}
+
+/// Why a run stopped before its end.
+enum Stop {
+    /// It went past a limit (the message says which, and when).
+    Limit(String),
+    /// Its trace could not be written.
+    Write(std::io::Error),
+}
+
+/// Runs the simulation to its end, unless (if `limited`) it does more than [`MAX_RUN_EVENTS`]
+/// events or [`MAX_RUN_INSTANTS`] instants first; `drain` takes each step's events.
+fn run_bounded(
+    sim: &mut Simulation,
+    limited: bool,
+    mut drain: impl FnMut(&mut Simulation) -> std::io::Result<()>,
+) -> Result<(), Stop> {
     let Some(end) = sim.end() else {
         sim.run_to_end();
-        return Ok(());
+        return drain(sim).map_err(Stop::Write);
     };
     let mut instants = 0u64;
     while let Some(t) = sim.next_event_time() {
         if t > end {
             break;
         }
-        let over = if sim.events_emitted() > MAX_RUN_EVENTS {
+        let over = if !limited {
+            None
+        } else if sim.events_emitted() > MAX_RUN_EVENTS {
             Some(format!("{MAX_RUN_EVENTS} events"))
         } else if instants >= MAX_RUN_INSTANTS {
             Some(format!("{MAX_RUN_INSTANTS} instants"))
@@ -120,22 +209,33 @@ fn run_bounded(sim: &mut Simulation) -> Result<(), String> {
             None
         };
         if let Some(limit) = over {
-            return Err(format!(
+            return Err(Stop::Limit(format!(
                 "stopped at {t} of {end}: the run went past {limit} (the limit of one run); shorten \
-                 end_ms or make the scenario less busy (longer intervals, some latency)"
-            ));
+                 end_ms or make the scenario less busy (longer intervals, some latency), or lift the \
+                 limits with --no-limit"
+            )));
         }
         sim.step();
         instants += 1;
+        drain(sim).map_err(Stop::Write)?;
     }
     sim.run_to_end();
-    Ok(())
+    drain(sim).map_err(Stop::Write)
 }
 
-fn parse(args: &[String]) -> Result<(String, Format, bool), String> {
+struct Options {
+    path: String,
+    format: Format,
+    detail: bool,
+    /// Whether the run's work is bounded (not with `--no-limit`).
+    limited: bool,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
     let mut path = None;
     let mut format = Format::Jsonl;
     let mut detail = false;
+    let mut limited = true;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -148,6 +248,7 @@ fn parse(args: &[String]) -> Result<(String, Format, bool), String> {
                 }
             }
             "--detail" => detail = true,
+            "--no-limit" => limited = false,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
             s => {
                 if path.replace(s.to_owned()).is_some() {
@@ -157,5 +258,10 @@ fn parse(args: &[String]) -> Result<(String, Format, bool), String> {
         }
     }
     let path = path.ok_or("missing SCENARIO.json")?;
-    Ok((path, format, detail))
+    Ok(Options {
+        path,
+        format,
+        detail,
+        limited,
+    })
 }

@@ -423,20 +423,28 @@ pub struct OffsetsPartitionView {
     pub pending_appends: Vec<(u64, SimTime)>,
 }
 
+/// The fewest records [`Cluster::compact`] removes at once in the CLI (a batch that makes the cost
+/// of moving the records after the compacted point negligible).
+pub const COMPACTION_BATCH: u64 = 4096;
+
 #[derive(Clone, Debug, Default)]
 struct ReplicaLog {
-    /// Shared between replicas (a fetch copies pointers, not records).
+    /// The offset of `records[0]`: 0, unless the log was compacted ([`Cluster::compact`]).
+    base: u64,
+    /// The records from `base` on; shared between replicas (a fetch copies pointers, not records).
     records: Vec<Arc<Record>>,
-    /// The leader epoch of each record.
+    /// The leader epoch of each record from `base` on.
     epochs: Vec<i32>,
     /// Each key's latest record, kept as the log grows and is truncated.
     index: LatestIndex,
+    /// What compaction kept of the records before `base`: each key's latest one, by key number.
+    compacted: Vec<Option<Arc<Record>>>,
     hw: u64,
 }
 
 impl ReplicaLog {
     fn leo(&self) -> u64 {
-        self.records.len() as u64
+        self.base + self.records.len() as u64
     }
 
     fn push(&mut self, record: Arc<Record>, epoch: i32, key: u32) {
@@ -445,10 +453,46 @@ impl ReplicaLog {
         self.index.push(key);
     }
 
+    /// Drops every record from offset `keep` (never below `base`) on.
     fn truncate(&mut self, keep: usize) {
-        self.records.truncate(keep);
-        self.epochs.truncate(keep);
-        self.index.truncate(keep);
+        let tail = keep.saturating_sub(self.base as usize);
+        self.records.truncate(tail);
+        self.epochs.truncate(tail);
+        self.index.truncate(keep.max(self.base as usize));
+    }
+
+    /// The latest record of each key, tombstones included, by key number.
+    fn latest(&self) -> Vec<Arc<Record>> {
+        self.index
+            .latest_by_key()
+            .map(|(k, o)| match o.checked_sub(self.base) {
+                Some(i) => self.records[i as usize].clone(),
+                // Below the base, a key's latest record is the one compaction kept.
+                None => self.compacted[k as usize]
+                    .clone()
+                    .expect("compaction keeps each key's latest"),
+            })
+            .collect()
+    }
+
+    /// Log compaction up to `to` (Kafka's log cleaner): of the records before `to`, only each key's
+    /// latest is kept (tombstones included). The offsets stay: the log end offset, the high
+    /// watermark and the latest record of each key are unchanged.
+    fn compact_to(&mut self, to: u64) {
+        let Some(n) = to.checked_sub(self.base).filter(|n| *n > 0) else {
+            return;
+        };
+        let n = n as usize;
+        for (i, r) in self.records.drain(..n).enumerate() {
+            let k = self.index.key(self.base as usize + i) as usize;
+            if self.compacted.len() <= k {
+                self.compacted.resize(k + 1, None);
+            }
+            self.compacted[k] = Some(r);
+        }
+        self.epochs.drain(..n);
+        self.index.drop_prefix(n);
+        self.base = to;
     }
 }
 
@@ -620,8 +664,14 @@ impl Cluster {
 
     /// The group partition's log as `broker`'s replica holds it (records shared between replicas;
     /// read them through `Deref`).
+    /// With compaction ([`Cluster::compact`]), the records from [`Cluster::replica_log_start`] on.
     pub fn replica_log(&self, broker: NodeId) -> Option<&[Arc<Record>]> {
         self.logs.get(&broker).map(|l| l.records.as_slice())
+    }
+
+    /// The offset of the first record of [`Cluster::replica_log`]: 0, unless the log was compacted.
+    pub fn replica_log_start(&self, broker: NodeId) -> Option<u64> {
+        self.logs.get(&broker).map(|l| l.base)
     }
 
     /// The latest record of each key (a group's metadata, a group's offset of one partition) in
@@ -630,9 +680,7 @@ impl Cluster {
     /// appends, fetches and truncates, so a new leader's coordinator loads from it
     /// ([`crate::Coordinator::load_latest`]) without rescanning the history.
     pub fn replica_latest(&self, broker: NodeId) -> Option<Vec<Arc<Record>>> {
-        self.logs
-            .get(&broker)
-            .map(|l| l.index.latest_offsets().map(|o| l.records[o].clone()).collect())
+        self.logs.get(&broker).map(ReplicaLog::latest)
     }
 
     /// A replica's log end offset.
@@ -827,6 +875,28 @@ impl Cluster {
         self.replicate(now);
     }
 
+    /// Log compaction of the group's partition, as Kafka's log cleaner keeps only the latest record
+    /// of each key (tombstones included): every replica drops the older records before the
+    /// smallest high watermark of the replicas (a dead broker's included: its log persists, and a
+    /// restarted broker truncates and fetches from it). Nothing after that point is touched, and
+    /// nothing before it is read again but each key's latest record: a follower fetches from its
+    /// own log end offset, a truncation never goes below a replica's high watermark (unclean leader
+    /// election is off, so every leader holds everything any high watermark ever covered), and a
+    /// new leader loads the latest record of each key ([`Cluster::replica_latest`], the same
+    /// records with or without compaction). Offsets, log end offsets, high watermarks and events
+    /// are unchanged; [`Cluster::replica_log`] then starts at [`Cluster::replica_log_start`].
+    /// Runs only once at least `batch` records (at least 1) can go, so that its cost (moving the
+    /// records after the point) is spread over many appends ([`COMPACTION_BATCH`]).
+    pub fn compact(&mut self, batch: u64) {
+        let to = self.logs.values().map(|l| l.hw).min().unwrap_or(0);
+        let base = self.logs.values().map(|l| l.base).min().unwrap_or(0);
+        if to >= base + batch.max(1) {
+            for l in self.logs.values_mut() {
+                l.compact_to(to);
+            }
+        }
+    }
+
     /// Runs long-poll fetches (interval 0) until every such follower is caught up and the leader
     /// has seen it.
     pub fn replicate(&mut self, now: SimTime) {
@@ -888,9 +958,16 @@ impl Cluster {
         // The response: the records the follower lacks, and the leader's HW.
         let (new_records, leader_hw) = {
             let l = &self.logs[&leader];
-            let from = fetch_offset as usize;
+            // Every replica keeps what follows its own high watermark, which compaction never reaches.
+            let from = (fetch_offset - l.base) as usize;
             let new: Vec<(Arc<Record>, i32, u32)> = (from..l.records.len())
-                .map(|o| (l.records[o].clone(), l.epochs[o], l.index.key(o)))
+                .map(|i| {
+                    (
+                        l.records[i].clone(),
+                        l.epochs[i],
+                        l.index.key(l.base as usize + i),
+                    )
+                })
                 .collect();
             (new, l.hw)
         };
@@ -1184,11 +1261,15 @@ impl Cluster {
         let keep = {
             let f = &self.logs[&b];
             let l = &self.logs[&leader];
-            f.epochs
-                .iter()
-                .zip(l.epochs.iter())
-                .take_while(|(a, b)| a == b)
-                .count()
+            // Compaction moves every replica's base together, and only below every replica's high
+            // watermark, which no truncation goes below: the logs match up to the base.
+            debug_assert_eq!(f.base, l.base, "replicas are compacted together");
+            f.base as usize
+                + f.epochs
+                    .iter()
+                    .zip(l.epochs.iter())
+                    .take_while(|(a, b)| a == b)
+                    .count()
         };
         let log = self.logs.get_mut(&b).expect("a replica");
         let from = log.leo();

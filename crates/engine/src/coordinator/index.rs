@@ -3,8 +3,10 @@
 //! the partition loads its groups from those records alone instead of replaying the whole history.
 //!
 //! Kafka's partition is compacted: old records of a key are eventually deleted and a load reads
-//! what is left. The playground never compacts (the UI shows every record), so without this index
-//! every coordinator failover would replay everything ever committed. The index gives a load exactly
+//! what is left. The playground does not compact by default (the UI shows every record), so without
+//! this index every coordinator failover would replay everything ever committed; when the
+//! simulation compacts ([`crate::Simulation::set_log_compaction`]) the index drops its per-offset
+//! entries below the compacted point and keeps the latest offsets. The index gives a load exactly
 //! what replaying the whole log would conclude: for each key (a group's metadata, or one group's
 //! offset of one topic-partition) its last record, tombstones included.
 
@@ -69,12 +71,17 @@ fn offset_key(keys: &mut GroupKeys, topic: &str, partition: i32, fresh: impl FnO
 }
 
 /// For one log: each record's key, the offset of the previous record of the same key (to undo a
-/// truncation), and the offset of each key's latest record.
+/// truncation), and the offset of each key's latest record. With a compacted log
+/// ([`LatestIndex::drop_prefix`]) the first two are kept from the log's `base` on only (the log
+/// keeps each key's latest record before `base` apart, and never truncates below `base`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LatestIndex {
-    /// The key of the record at each offset.
+    /// The offset of `keys[0]` and `prev[0]`.
+    base: u64,
+    /// The key of the record at each offset from `base` on.
     keys: Vec<u32>,
-    /// The offset of the previous record of the same key, for each offset (`NONE` if first).
+    /// The offset of the previous record of the same key, for each offset from `base` on (`NONE`
+    /// if first; it may be below `base`).
     prev: Vec<u64>,
     /// The offset of each key's latest record, by key number (`NONE` if none in this log).
     latest: Vec<u64>,
@@ -83,7 +90,7 @@ pub(crate) struct LatestIndex {
 impl LatestIndex {
     /// Records the next record of the log (at offset `self.len()`), of key `key`.
     pub(crate) fn push(&mut self, key: u32) {
-        let offset = self.keys.len() as u64;
+        let offset = self.base + self.keys.len() as u64;
         let k = key as usize;
         if self.latest.len() <= k {
             self.latest.resize(k + 1, NONE);
@@ -93,19 +100,37 @@ impl LatestIndex {
         self.keys.push(key);
     }
 
-    /// The key of the record at `offset`.
+    /// The key of the record at `offset` (at least the base).
     pub(crate) fn key(&self, offset: usize) -> u32 {
-        self.keys[offset]
+        self.keys[offset - self.base as usize]
     }
 
-    /// The log lost every record from offset `keep` on: each key's latest record goes back to the
-    /// one before the removed ones.
+    /// The log lost every record from offset `keep` (at least the base) on: each key's latest
+    /// record goes back to the one before the removed ones.
     pub(crate) fn truncate(&mut self, keep: usize) {
-        while self.keys.len() > keep {
+        debug_assert!(keep as u64 >= self.base, "truncation below the compacted prefix");
+        while self.base as usize + self.keys.len() > keep {
             let k = self.keys.pop().expect("longer than keep") as usize;
             let prev = self.prev.pop().expect("one per record");
             self.latest[k] = prev;
         }
+    }
+
+    /// Forgets the keys and back links of the first `n` offsets from the base (the log compacted
+    /// them): the base moves up by `n`. The latest offsets stay.
+    pub(crate) fn drop_prefix(&mut self, n: usize) {
+        self.keys.drain(..n);
+        self.prev.drain(..n);
+        self.base += n as u64;
+    }
+
+    /// Each key with a record in this log and the offset of its latest record, by key number.
+    pub(crate) fn latest_by_key(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.latest
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| **o != NONE)
+            .map(|(k, o)| (k as u32, *o))
     }
 
     /// The offset of each key's latest record, by key number.
@@ -170,5 +195,21 @@ mod tests {
         assert_eq!(ix.latest_offsets().collect::<Vec<_>>(), vec![0]);
         ix.push(2);
         assert_eq!(ix.latest_offsets().collect::<Vec<_>>(), vec![0, 1]);
+    }
+
+    #[test]
+    fn a_dropped_prefix_keeps_the_latest_offsets_and_truncation_above_it() {
+        let mut ix = LatestIndex::default();
+        for k in [0, 1, 0, 2, 0, 1] {
+            ix.push(k);
+        }
+        ix.drop_prefix(3);
+        assert_eq!(ix.key(3), 2);
+        assert_eq!(ix.latest_offsets().collect::<Vec<_>>(), vec![4, 5, 3]);
+        // Back to before the prefix's end: key 0's latest is offset 2, below the base.
+        ix.truncate(3);
+        assert_eq!(ix.latest_offsets().collect::<Vec<_>>(), vec![2, 1]);
+        ix.push(1);
+        assert_eq!(ix.latest_by_key().collect::<Vec<_>>(), vec![(0, 2), (1, 3)]);
     }
 }

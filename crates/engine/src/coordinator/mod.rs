@@ -473,8 +473,21 @@ impl Coordinator {
         self.io.logs.get(&partition).map(|l| l.records.as_slice())
     }
 
+    /// Forgets the records of a led partition's log before `offset` (at most its end): a
+    /// simulation that keeps the history in the partition's replicas, not twice, drops the
+    /// coordinator's copy once the leader's replica holds it ([`crate::Simulation::set_log_compaction`]).
+    /// The coordinator itself never reads its log back (its state is in memory, as Kafka's); its
+    /// [`Coordinator::log`] then starts at `offset`, its end stays.
+    pub fn discard_log_before(&mut self, partition: i32, offset: u64) {
+        if let Some(log) = self.io.logs.get_mut(&partition) {
+            let n = offset.saturating_sub(log.start).min(log.records.len() as u64);
+            log.records.drain(..n as usize);
+            log.start += n;
+        }
+    }
+
     /// The offset of the first record of [`Coordinator::log`] (0 unless the partition was loaded
-    /// with [`Coordinator::load_latest`]).
+    /// with [`Coordinator::load_latest`] or its start discarded).
     pub fn log_start(&self, partition: i32) -> Option<u64> {
         self.io.logs.get(&partition).map(|l| l.start)
     }

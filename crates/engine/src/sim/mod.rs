@@ -41,7 +41,7 @@
 //! holds the struct, its construction and the driving (`step`, `run_until`, `apply`, the
 //! schedule); `action.rs` the [`Action`]s and how one is checked and applied; `wiring.rs` the
 //! brokers, the cluster and the delivery of messages; `view.rs` the read-only views; `trace.rs`
-//! the text and JSON traces; `processed.rs` the ledger of processed offsets (duplicates).
+//! the text and JSON traces (whole, or written piece by piece); `processed.rs` the ledger of processed offsets (duplicates).
 
 pub(crate) mod action;
 mod log;
@@ -56,6 +56,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{Action, ActionError};
 pub use log::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
+pub use trace::{write_jsonl, write_text};
 pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::Consumer;
@@ -156,6 +157,9 @@ pub struct Simulation {
     crashed_at: BTreeMap<NodeId, SimTime>,
     /// The broker that led the group's partition last (the coordinator the views show).
     last_coordinator: NodeId,
+    /// Whether, and by how many records at least, the group's `__consumer_offsets` partition is
+    /// compacted (see [`Simulation::set_log_compaction`]).
+    compaction: Option<u64>,
 }
 
 /// The most passes over one instant before the simulation moves on (a guard against a livelock
@@ -256,6 +260,7 @@ impl Simulation {
             coordinator_config: coordinator,
             crashed_at: BTreeMap::new(),
             last_coordinator: leader,
+            compaction: None,
         };
         let i = sim.broker_index(leader).expect("a broker");
         sim.brokers[i].coordinator.load(SimTime::ZERO, p, Vec::new());
@@ -275,6 +280,20 @@ impl Simulation {
             b.coordinator.set_quiet(level == LogLevel::Off);
         }
         self.log_level = level;
+    }
+
+    /// Bounds the memory of the group's `__consumer_offsets` partition, which otherwise grows with
+    /// every commit (default `None`: off, the playground shows every record). With `Some(batch)`,
+    /// the coordinator drops
+    /// its copy of each record once the leader's replica holds it ([`Coordinator::discard_log_before`]),
+    /// and the replicas are compacted as Kafka's log cleaner does: before the smallest high
+    /// watermark of the replicas, only each key's latest record is kept ([`Cluster::compact`], once
+    /// at least `batch` records can go; [`crate::cluster::COMPACTION_BATCH`] is a good batch).
+    /// Nothing read later is dropped, so the traces, the coordinator's state and what a new leader
+    /// loads are the same either way; only [`Coordinator::log`] and [`Cluster::replica_log`] start
+    /// later (at [`Coordinator::log_start`], [`Cluster::replica_log_start`]).
+    pub fn set_log_compaction(&mut self, batch: Option<u64>) {
+        self.compaction = batch;
     }
 
     /// The current simulated time.
@@ -483,6 +502,9 @@ impl Simulation {
             if !progressed {
                 break;
             }
+        }
+        if let Some(batch) = self.compaction {
+            self.cluster.compact(batch);
         }
         self.settled = true;
     }

@@ -1,37 +1,59 @@
 //! The simulation's log rendered as traces: the readable text ([`Simulation::trace_text`], with
 //! its [`Simulation::summary`]) and JSON lines ([`Simulation::trace_jsonl`]). The golden files
-//! are these strings.
+//! are these strings; [`write_text`] and [`write_jsonl`] write the same lines piece by piece (the
+//! CLI streams them as the simulation runs).
 
-use super::Simulation;
+use std::io::{self, Write};
+
+use super::{SimEvent, Simulation};
+
+/// Writes `events` as lines of the readable trace ([`Simulation::trace_text`] without the summary):
+/// detail events only if `detail`. A trace streamed in pieces ([`Simulation::take_log`] after
+/// every step) is the same bytes as the whole trace at the end.
+pub fn write_text(events: &[SimEvent], detail: bool, out: &mut impl Write) -> io::Result<()> {
+    for e in events {
+        if detail || !e.is_detail() {
+            writeln!(out, "{e}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `events` as JSON lines ([`Simulation::trace_jsonl`]): one object per event and line.
+pub fn write_jsonl(events: &[SimEvent], out: &mut impl Write) -> io::Result<()> {
+    for e in events {
+        serde_json::to_writer(&mut *out, e)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
 
 impl Simulation {
     /// The readable trace: one line per event (detail events only if `detail`), then the summary
     /// lines prefixed with `# `.
     pub fn trace_text(&self, detail: bool) -> String {
-        let mut out = String::new();
-        for e in &self.log {
-            if detail || !e.is_detail() {
-                out.push_str(&e.to_string());
-                out.push('\n');
-            }
-        }
-        for line in self.summary() {
-            out.push_str("# ");
-            out.push_str(&line);
-            out.push('\n');
-        }
-        out
+        let mut out = Vec::new();
+        // Writing into a Vec cannot fail.
+        let _ = write_text(&self.log, detail, &mut out).and_then(|()| self.write_summary(&mut out));
+        // Every line is UTF-8 text.
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// The machine-readable trace: one JSON object per event and line.
     pub fn trace_jsonl(&self) -> String {
-        let mut out = String::new();
-        for e in &self.log {
-            // Serialising plain data into a String cannot fail.
-            out.push_str(&serde_json::to_string(e).unwrap_or_default());
-            out.push('\n');
+        let mut out = Vec::new();
+        let _ = write_jsonl(&self.log, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes the [`Simulation::summary`] lines, each prefixed with `# ` (the end of the text trace).
+    pub fn write_summary(&self, out: &mut impl Write) -> io::Result<()> {
+        for line in self.summary() {
+            out.write_all(b"# ")?;
+            out.write_all(line.as_bytes())?;
+            out.write_all(b"\n")?;
         }
-        out
+        Ok(())
     }
 
     /// A short summary of the final state, one line per fact (for the text trace).

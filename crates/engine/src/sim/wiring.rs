@@ -208,6 +208,11 @@ impl Simulation {
             _ => return,
         };
         self.cluster.leader_appended(self.now, &new);
+        if self.compaction.is_some() {
+            // The leader's replica holds them now, and the coordinator never reads them back.
+            let end = leo + new.len() as u64;
+            self.brokers[i].coordinator.discard_log_before(p, end);
+        }
         self.pump_cluster();
     }
 
