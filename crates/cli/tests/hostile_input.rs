@@ -94,11 +94,15 @@ fn a_run_that_does_too_much_is_stopped_with_the_limit() {
              "consumers": [{"name": "A"}, {"name": "B"}]}"#,
     );
     assert_eq!(code, 2, "{err}");
-    assert!(out.is_empty());
     assert!(
-        err.contains("the run went past 1000000 events (the limit of one run)"),
+        err.contains("the run went past 1000000 events (the limit of one run)")
+            && err.contains("the trace above is incomplete"),
         "{err}"
     );
+    // The trace streamed up to the limit (the instant that crossed it included), in whole lines.
+    let lines = out.lines().count();
+    assert!((1_000_000..1_010_000).contains(&lines), "{lines} lines");
+    assert!(out.ends_with('\n'));
 }
 
 #[cfg(target_os = "linux")]
