@@ -206,6 +206,10 @@ test('a message focused from the keyboard keeps the focus while the simulation p
   // focused by its id.)
   const id = await diagram.locator('.seq-msg:not(.is-later)').last().getAttribute('data-msg');
   await diagram.locator(`.seq-msg[data-msg="${id}"]`).focus();
+  const focusedMessage = () => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg');
+  const hasFocus = (want) => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg') === want;
+  // The focus is there before the simulation moves on (a condition, not a pause).
+  await page.waitForFunction(hasFocus, id);
   const marker = diagram.getByTestId('sequence-now');
   const before = await marker.getAttribute('data-ms');
   // Wait for a redraw (the shown time moves on), then look where the focus is.
@@ -214,8 +218,10 @@ test('a message focused from the keyboard keeps the focus while the simulation p
     before,
   );
   assert.equal(await diagram.locator(`.seq-msg[data-msg="${id}"]`).count(), 1, 'still in the window');
-  const focusedId = await page.evaluate(() => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg'));
-  assert.equal(focusedId, id, 'the same message still has the focus');
+  // A redraw gives the focus back to the same message as it lands (the rows are redrawn every
+  // 100 ms while playing): wait for that state rather than reading the focus at one instant.
+  await page.waitForFunction(hasFocus, id, { timeout: 5_000 }).catch(() => {});
+  assert.equal(await page.evaluate(focusedMessage), id, 'the same message still has the focus');
   // Shift+Tab moves to the message before it.
   await page.keyboard.press('Shift+Tab');
   const next = await page.evaluate(() => document.activeElement?.closest('[data-msg]')?.getAttribute('data-msg'));
