@@ -40,13 +40,14 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let scenario = match read_scenario(&a.path).and_then(|t| Scenario::from_json(&t).map_err(|e| e.to_string())) {
-        Ok(s) => s,
-        Err(msg) => {
-            eprintln!("rebalance-sim console: {}: {msg}", a.path);
-            return ExitCode::from(2);
-        }
-    };
+    let scenario =
+        match read_scenario(&a.path).and_then(|t| Scenario::from_json(&t).map_err(|e| e.to_string())) {
+            Ok(s) => s,
+            Err(msg) => {
+                eprintln!("rebalance-sim console: {}: {msg}", a.path);
+                return ExitCode::from(2);
+            }
+        };
     let at = a.at.unwrap_or(scenario.end_ms);
     let mut session = match Session::new(scenario) {
         Ok(s) => s,
@@ -97,23 +98,29 @@ fn parse(args: &[String]) -> Result<Args, String> {
             }
             "--at" => {
                 let v = it.next().ok_or("--at needs a time in ms")?;
-                let ms: u64 = v
-                    .parse()
-                    .map_err(|_| format!("--at `{v}` is not a time in ms"))?;
+                let ms: u64 = v.parse().map_err(|_| format!("--at `{v}` is not a time in ms"))?;
                 if ms > MAX_END_MS {
-                    return Err(format!("--at {ms} ms is past the longest scenario ({MAX_END_MS} ms)"));
+                    return Err(format!(
+                        "--at {ms} ms is past the longest scenario ({MAX_END_MS} ms)"
+                    ));
                 }
                 at = Some(ms);
             }
             "--trace" => trace = true,
             "--kafka-version" => {
-                let v = it.next().ok_or("--kafka-version needs a version (e.g. 3.6, 3.9, 4.1)")?;
+                let v = it
+                    .next()
+                    .ok_or("--kafka-version needs a version (e.g. 3.6, 3.9, 4.1)")?;
                 version = KafkaVersion::parse(v)?;
             }
-            s if s.starts_with("--") => return Err(format!("unknown option `{s}` (the tool's options go after `--`)")),
+            s if s.starts_with("--") => {
+                return Err(format!("unknown option `{s}` (the tool's options go after `--`)"))
+            }
             s => {
                 if path.replace(s.to_owned()).is_some() {
-                    return Err(format!("unexpected extra argument `{s}` (the tool's command line goes after `--`)"));
+                    return Err(format!(
+                        "unexpected extra argument `{s}` (the tool's command line goes after `--`)"
+                    ));
                 }
             }
         }

@@ -71,19 +71,59 @@ fn list() {
 #[test]
 fn describe_offsets() {
     golden("offsets_stable", "30000", "", &g("--describe --group orders-app"));
-    golden("offsets_rebalancing", "41000", "", &g("--describe --group orders-app --offsets"));
-    golden("offsets_three_members", "60000", "", &g("--describe --group orders-app"));
-    golden("offsets_verbose_4", "60000", "4.1", &g("--describe --group orders-app --verbose"));
-    golden("offsets_verbose_3_6", "60000", "3.6", &g("--describe --group orders-app --verbose"));
+    golden(
+        "offsets_rebalancing",
+        "41000",
+        "",
+        &g("--describe --group orders-app --offsets"),
+    );
+    golden(
+        "offsets_three_members",
+        "60000",
+        "",
+        &g("--describe --group orders-app"),
+    );
+    golden(
+        "offsets_verbose_4",
+        "60000",
+        "4.1",
+        &g("--describe --group orders-app --verbose"),
+    );
+    golden(
+        "offsets_verbose_3_6",
+        "60000",
+        "3.6",
+        &g("--describe --group orders-app --verbose"),
+    );
     golden("offsets_empty", "150000", "", &g("--describe --group orders-app"));
-    golden("offsets_after_expiry", "500000", "", &g("--describe --group orders-app"));
-    golden("offsets_unknown_group", "60000", "", &g("--describe --group nobody"));
+    golden(
+        "offsets_after_expiry",
+        "500000",
+        "",
+        &g("--describe --group orders-app"),
+    );
+    golden(
+        "offsets_unknown_group",
+        "60000",
+        "",
+        &g("--describe --group nobody"),
+    );
 }
 
 #[test]
 fn describe_members() {
-    golden("members", "60000", "", &g("--describe --group orders-app --members"));
-    golden("members_two_dynamic", "30000", "", &g("--describe --group orders-app --members"));
+    golden(
+        "members",
+        "60000",
+        "",
+        &g("--describe --group orders-app --members"),
+    );
+    golden(
+        "members_two_dynamic",
+        "30000",
+        "",
+        &g("--describe --group orders-app --members"),
+    );
     for (v, name) in [("3.6", "3_6"), ("3.9", "3_9"), ("4.1", "4_1")] {
         golden(
             &format!("members_verbose_{name}"),
@@ -92,18 +132,48 @@ fn describe_members() {
             &g("--describe --group orders-app --members --verbose"),
         );
     }
-    golden("members_empty_4", "150000", "4.1", &g("--describe --group orders-app --members"));
-    golden("members_empty_3_6", "150000", "3.6", &g("--describe --group orders-app --members"));
+    golden(
+        "members_empty_4",
+        "150000",
+        "4.1",
+        &g("--describe --group orders-app --members"),
+    );
+    golden(
+        "members_empty_3_6",
+        "150000",
+        "3.6",
+        &g("--describe --group orders-app --members"),
+    );
 }
 
 #[test]
 fn describe_state() {
     for (v, name) in [("3.6", "3_6"), ("3.9", "3_9"), ("4.1", "4_1")] {
-        golden(&format!("state_{name}"), "60000", v, &g("--describe --group orders-app --state"));
+        golden(
+            &format!("state_{name}"),
+            "60000",
+            v,
+            &g("--describe --group orders-app --state"),
+        );
     }
-    golden("state_verbose_4", "60000", "4.1", &g("--describe --group orders-app --state --verbose"));
-    golden("state_rebalancing", "41000", "", &g("--describe --group orders-app --state"));
-    golden("state_empty", "150000", "", &g("--describe --group orders-app --state"));
+    golden(
+        "state_verbose_4",
+        "60000",
+        "4.1",
+        &g("--describe --group orders-app --state --verbose"),
+    );
+    golden(
+        "state_rebalancing",
+        "41000",
+        "",
+        &g("--describe --group orders-app --state"),
+    );
+    golden(
+        "state_empty",
+        "150000",
+        "",
+        &g("--describe --group orders-app --state"),
+    );
 }
 
 #[test]
@@ -166,15 +236,30 @@ fn reset_offsets() {
 #[test]
 fn topics() {
     golden("topics_list", "60000", "", &t("--list"));
-    golden("topics_describe_offsets_topic", "60000", "", &t("--describe --topic __consumer_offsets"));
+    golden(
+        "topics_describe_offsets_topic",
+        "60000",
+        "",
+        &t("--describe --topic __consumer_offsets"),
+    );
     golden(
         "topics_describe_offsets_topic_3_6",
         "60000",
         "3.6",
         &t("--describe --topic __consumer_offsets"),
     );
-    golden("topics_describe_orders", "60000", "", &t("--describe --topic orders"));
-    golden("topics_describe_all_user_topics", "60000", "", &t("--describe --exclude-internal"));
+    golden(
+        "topics_describe_orders",
+        "60000",
+        "",
+        &t("--describe --topic orders"),
+    );
+    golden(
+        "topics_describe_all_user_topics",
+        "60000",
+        "",
+        &t("--describe --exclude-internal"),
+    );
 }
 
 // ============================================================================== bad command lines
@@ -184,18 +269,39 @@ fn bad_command_lines_get_the_tools_messages_and_exit_1() {
     let cases = [
         ("bad_unknown_option", g("--describe --group orders-app --memebrs")),
         ("bad_describe_without_group", g("--describe")),
-        ("bad_missing_bootstrap", "kafka-consumer-groups.sh --list".to_owned()),
+        (
+            "bad_missing_bootstrap",
+            "kafka-consumer-groups.sh --list".to_owned(),
+        ),
         ("bad_no_action", g("--group orders-app")),
         ("bad_two_actions", g("--list --describe --group orders-app")),
-        ("bad_members_and_state", g("--describe --group orders-app --members --state")),
-        ("bad_state_with_value", g("--describe --group orders-app --state stable")),
+        (
+            "bad_members_and_state",
+            g("--describe --group orders-app --members --state"),
+        ),
+        (
+            "bad_state_with_value",
+            g("--describe --group orders-app --state stable"),
+        ),
         ("bad_delete_without_group", g("--delete")),
-        ("bad_delete_with_topic", g("--delete --group orders-app --topic orders")),
-        ("bad_reset_both_modes", g("--reset-offsets --group orders-app --topic orders --to-earliest --dry-run --execute")),
-        ("bad_reset_two_scenarios", g("--reset-offsets --group orders-app --topic orders --to-earliest --to-latest")),
+        (
+            "bad_delete_with_topic",
+            g("--delete --group orders-app --topic orders"),
+        ),
+        (
+            "bad_reset_both_modes",
+            g("--reset-offsets --group orders-app --topic orders --to-earliest --dry-run --execute"),
+        ),
+        (
+            "bad_reset_two_scenarios",
+            g("--reset-offsets --group orders-app --topic orders --to-earliest --to-latest"),
+        ),
         ("bad_group_with_list", g("--list --group orders-app")),
         ("bad_missing_argument", g("--describe --group")),
-        ("bad_offset_not_a_number", g("--reset-offsets --group orders-app --topic orders --to-offset ten")),
+        (
+            "bad_offset_not_a_number",
+            g("--reset-offsets --group orders-app --topic orders --to-offset ten"),
+        ),
         ("bad_members_without_describe", g("--list --members")),
         ("bad_topics_unknown_option", t("--describe --foo")),
         ("bad_topics_no_such_topic", t("--describe --topic nope")),
@@ -240,7 +346,14 @@ fn our_own_bad_input_exits_2() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("unknown tool `kafka-acls.sh`"), "{err}");
     // A Kafka version the console does not imitate.
-    let (code, _, err) = console(&[SCENARIO, "--kafka-version", "1.1", "--", "kafka-topics.sh", "--list"]);
+    let (code, _, err) = console(&[
+        SCENARIO,
+        "--kafka-version",
+        "1.1",
+        "--",
+        "kafka-topics.sh",
+        "--list",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("not imitated"), "{err}");
     // No command line.
@@ -274,7 +387,10 @@ fn our_own_bad_input_exits_2() {
     .unwrap();
     let (code, out, err) = console(&[bad.to_str().unwrap(), "--", "kafka-topics.sh", "--list"]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("coordinator.offsets_retention_check_interval_ms"), "{err}");
+    assert!(
+        err.contains("coordinator.offsets_retention_check_interval_ms"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -294,6 +410,9 @@ fn trace_shows_the_admin_clients_requests() {
         "orders-app",
     ]);
     assert_eq!(code, 0);
-    assert!(err.contains("script kafka-consumer-groups -> broker 2 #1 DeleteGroups(groups=[\"orders-app\"])"), "{err}");
+    assert!(
+        err.contains("script kafka-consumer-groups -> broker 2 #1 DeleteGroups(groups=[\"orders-app\"])"),
+        "{err}"
+    );
     assert!(err.contains("Empty -> Dead (deleted with DeleteGroups)"), "{err}");
 }

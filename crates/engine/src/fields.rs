@@ -131,7 +131,12 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
                 row(&mut r, "requireStable", x.require_stable, 0);
             }
             Request::DescribeGroups(x) => row(&mut r, "groups", x.group_ids.join(", "), 0),
-            Request::ListGroups(x) => row(&mut r, "statesFilter", format!("[{}]", x.states_filter.join(", ")), 0),
+            Request::ListGroups(x) => row(
+                &mut r,
+                "statesFilter",
+                format!("[{}]", x.states_filter.join(", ")),
+                0,
+            ),
             Request::DeleteGroups(x) => row(&mut r, "groupsNames", x.group_ids.join(", "), 0),
         },
         Payload::Response(resp) => match resp {

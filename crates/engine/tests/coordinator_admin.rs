@@ -29,7 +29,11 @@ fn delete(h: &mut Harness, groups: &[&str]) -> Vec<(String, ErrorCode)> {
         }),
     );
     match h.take(t) {
-        Some(Response::DeleteGroups(r)) => r.results.into_iter().map(|r| (r.group_id, r.error_code)).collect(),
+        Some(Response::DeleteGroups(r)) => r
+            .results
+            .into_iter()
+            .map(|r| (r.group_id, r.error_code))
+            .collect(),
         other => panic!("expected a DeleteGroups response, got {other:?}"),
     }
 }
@@ -122,7 +126,12 @@ fn list_groups_while_a_partition_loads_is_coordinator_load_in_progress() {
     let mut coord = Coordinator::new(config());
     let p = coord.partition_for(G);
     coord.start_loading(SimTime::ZERO, p);
-    coord.handle_request(SimTime::ZERO, ConnectionId(1), 1, Request::ListGroups(ListGroupsRequest::default()));
+    coord.handle_request(
+        SimTime::ZERO,
+        ConnectionId(1),
+        1,
+        Request::ListGroups(ListGroupsRequest::default()),
+    );
     let out = coord.poll_output().expect("answered");
     assert_eq!(out.response.error_code(), ErrorCode::CoordinatorLoadInProgress);
 }
@@ -144,7 +153,10 @@ fn list_groups_omits_a_deleted_group() {
 fn delete_groups_refuses_a_stable_group_with_non_empty_group() {
     let mut h = Harness::new();
     h.stable_group(2);
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::NonEmptyGroup)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::NonEmptyGroup)]
+    );
     assert_eq!(h.state(), GroupState::Stable);
 }
 
@@ -154,7 +166,10 @@ fn delete_groups_refuses_a_preparing_rebalance_group_with_non_empty_group() {
     let ids = h.stable_group(2);
     h.join(1, join_req(&ids[0]).client("c1"));
     assert_eq!(h.state(), GroupState::PreparingRebalance);
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::NonEmptyGroup)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::NonEmptyGroup)]
+    );
 }
 
 #[test]
@@ -162,14 +177,20 @@ fn delete_groups_refuses_a_completing_rebalance_group_with_non_empty_group() {
     let mut h = Harness::new();
     h.joined_group(2);
     assert_eq!(h.state(), GroupState::CompletingRebalance);
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::NonEmptyGroup)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::NonEmptyGroup)]
+    );
 }
 
 // An unknown group is GROUP_ID_NOT_FOUND.
 #[test]
 fn delete_groups_of_an_unknown_group_is_group_id_not_found() {
     let mut h = Harness::new();
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::GroupIdNotFound)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::GroupIdNotFound)]
+    );
 }
 
 // A Dead group is GROUP_ID_NOT_FOUND (Scala: `case Dead => GROUP_ID_NOT_FOUND`).
@@ -178,7 +199,10 @@ fn delete_groups_of_a_dead_group_is_group_id_not_found() {
     let mut h = Harness::new();
     h.stable_group(1);
     h.mark_dead();
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::GroupIdNotFound)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::GroupIdNotFound)]
+    );
 }
 
 // An Empty group is deleted: it goes Dead (reason: DeleteGroups) and leaves memory.
@@ -199,7 +223,10 @@ fn delete_groups_makes_an_empty_group_dead_and_removes_it() {
     // DescribeGroups reports an unknown group as Dead.
     assert_eq!(h.describe().group_state, GroupState::Dead);
     // Deleting it again finds nothing.
-    assert_eq!(delete(&mut h, &[G]), vec![(G.to_string(), ErrorCode::GroupIdNotFound)]);
+    assert_eq!(
+        delete(&mut h, &[G]),
+        vec![(G.to_string(), ErrorCode::GroupIdNotFound)]
+    );
 }
 
 // createGroupTombstoneRecords: a tombstone for each committed offset, then one for the group.
@@ -241,7 +268,10 @@ fn delete_groups_of_a_group_on_another_coordinator_is_not_coordinator() {
         .map(|i| format!("other-{i}"))
         .find(|g| h.coord.partition_for(g) != h.partition())
         .expect("a group on another partition");
-    assert_eq!(delete(&mut h, &[&other]), vec![(other.clone(), ErrorCode::NotCoordinator)]);
+    assert_eq!(
+        delete(&mut h, &[&other]),
+        vec![(other.clone(), ErrorCode::NotCoordinator)]
+    );
 }
 
 // An inactive coordinator answers COORDINATOR_NOT_AVAILABLE for each group.

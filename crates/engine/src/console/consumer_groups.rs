@@ -9,13 +9,13 @@
 use std::collections::BTreeMap;
 
 use super::{
-    ask, broker_address, call, coordinator_of, exception, now, pad, parse_options, Arg, KafkaVersion, Options,
-    Output,
+    ask, broker_address, call, coordinator_of, exception, now, pad, parse_options, Arg, KafkaVersion,
+    Options, Output,
 };
 use crate::protocol::{
     DeleteGroupsRequest, DescribeGroupsRequest, DescribedMember, ErrorCode, GroupState, ListGroupsRequest,
-    NodeId, OffsetCommitPartition, OffsetCommitRequest, OffsetFetchRequest, Request, Response, TopicPartition,
-    CONSUMER_PROTOCOL_TYPE,
+    NodeId, OffsetCommitPartition, OffsetCommitRequest, OffsetFetchRequest, Request, Response,
+    TopicPartition, CONSUMER_PROTOCOL_TYPE,
 };
 use crate::session::Session;
 
@@ -152,13 +152,20 @@ fn check_args(o: &Options, args: &[String]) -> Result<(), Output> {
                 "Option [describe] takes one of these options: {scope}"
             )));
         }
-        if ["members", "offsets", "state"].iter().filter(|x| o.has(x)).count() > 1 {
+        if ["members", "offsets", "state"]
+            .iter()
+            .filter(|x| o.has(x))
+            .count()
+            > 1
+        {
             return Err(Output::usage(
                 "Option [describe] takes at most one of these options: [members], [offsets], [state]",
             ));
         }
         if o.value("state").is_some() {
-            return Err(Output::usage("Option [describe] does not take a value for [state]"));
+            return Err(Output::usage(
+                "Option [describe] does not take a value for [state]",
+            ));
         }
     }
     if o.has("delete") {
@@ -233,7 +240,10 @@ fn print_error(out: &mut Output, msg: &str) {
 
 /// What the run catches: `Executing consumer group command failed due to ...`.
 fn failed(out: &mut Output, cause: &str) {
-    print_error(out, &format!("Executing consumer group command failed due to {cause}"));
+    print_error(
+        out,
+        &format!("Executing consumer group command failed due to {cause}"),
+    );
 }
 
 // ===================================================================================== the world
@@ -263,7 +273,8 @@ fn describe_group(session: &Session, group_id: &str) -> Result<Group, String> {
         return Err(exception(ErrorCode::UnknownServerError));
     };
     let modelled = session.sim().cluster().offsets_partitions();
-    let modelled = crate::coordinator::partition_for(group_id, modelled) == session.sim().cluster().group_partition();
+    let modelled =
+        crate::coordinator::partition_for(group_id, modelled) == session.sim().cluster().group_partition();
     match g.error_code {
         ErrorCode::None => Ok(Group {
             state: g.group_state,
@@ -438,7 +449,14 @@ fn describe(session: &Session, o: &Options, version: KafkaVersion, out: &mut Out
             state(out, &id, &group, verbose, version);
         } else {
             match committed(session, &id) {
-                Ok(c) => offsets(session, out, &id, &group, &c, verbose && version == KafkaVersion::Kafka4),
+                Ok(c) => offsets(
+                    session,
+                    out,
+                    &id,
+                    &group,
+                    &c,
+                    verbose && version == KafkaVersion::Kafka4,
+                ),
                 Err(e) => {
                     failed(out, &e);
                     return;
@@ -490,7 +508,7 @@ fn offsets(
         .iter()
         .filter(|m| !m.assignment.partitions.is_empty())
         .collect();
-    owners.sort_by(|a, b| b.assignment.partitions.len().cmp(&a.assignment.partitions.len()));
+    owners.sort_by_key(|m| std::cmp::Reverse(m.assignment.partitions.len()));
     let mut rows = Vec::new();
     let mut owned = Vec::new();
     for m in owners {
@@ -511,7 +529,12 @@ fn offsets(
     let (wg, wt) = (group_id.len().max(15), w(&|r| r.topic.len(), 15));
     let (wc, wh) = (w(&|r| r.consumer.len(), 15), w(&|r| r.host.len(), 15));
     let line = |cols: [&str; 9], epoch: Option<&str>| {
-        let mut s = format!("\n{} {} {} ", pad(cols[0], wg), pad(cols[1], wt), pad(cols[2], 10));
+        let mut s = format!(
+            "\n{} {} {} ",
+            pad(cols[0], wg),
+            pad(cols[1], wt),
+            pad(cols[2], 10)
+        );
         if let Some(e) = epoch {
             s.push_str(&format!("{} ", pad(e, 15)));
         }
@@ -542,7 +565,10 @@ fn offsets(
     ));
     let show = |v: Option<i64>| v.map_or(MISSING.to_owned(), |v| v.to_string());
     for r in &rows {
-        let lag = r.offset.filter(|o| *o != -1).and_then(|o| r.log_end.map(|e| e - o));
+        let lag = r
+            .offset
+            .filter(|o| *o != -1)
+            .and_then(|o| r.log_end.map(|e| e - o));
         let epoch = r.leader_epoch.map_or(MISSING.to_owned(), |e| e.to_string());
         out.out(&line(
             [
@@ -618,7 +644,9 @@ fn members(out: &mut Output, group_id: &str, group: &Group, verbose: bool, versi
     let wi = w(&|m| m.group_instance_id.as_deref().map_or(0, str::len), 17);
     let wh = w(&|m| m.client_host.len(), 15);
     let wl = w(&|m| m.client_id.len(), 15);
-    let with_instance = rows.iter().any(|m| m.group_instance_id.as_deref().is_some_and(|i| !i.is_empty()));
+    let with_instance = rows
+        .iter()
+        .any(|m| m.group_instance_id.as_deref().is_some_and(|i| !i.is_empty()));
     let cur: Vec<String> = rows
         .iter()
         .map(|m| assignment_text(&m.assignment.partitions, version))
@@ -634,7 +662,14 @@ fn members(out: &mut Output, group_id: &str, group: &Group, verbose: bool, versi
         s
     };
     out.out("\n");
-    out.out(&head("GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS"));
+    out.out(&head(
+        "GROUP",
+        "CONSUMER-ID",
+        "GROUP-INSTANCE-ID",
+        "HOST",
+        "CLIENT-ID",
+        "#PARTITIONS",
+    ));
     if verbose {
         match version {
             KafkaVersion::Kafka4 => out.out(&format!(
@@ -738,8 +773,20 @@ fn state(out: &mut Output, group_id: &str, group: &Group, verbose: bool, version
                     cols[4]
                 )
             };
-            out.out(&line(["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"]));
-            out.out(&line([group_id, &coordinator, assignor, group.state.name(), &members]));
+            out.out(&line([
+                "GROUP",
+                "COORDINATOR (ID)",
+                "ASSIGNMENT-STRATEGY",
+                "STATE",
+                "#MEMBERS",
+            ]));
+            out.out(&line([
+                group_id,
+                &coordinator,
+                assignor,
+                group.state.name(),
+                &members,
+            ]));
         }
     }
     out.out("\n");
@@ -758,7 +805,10 @@ fn delete(session: &mut Session, o: &Options, out: &mut Output) {
             group_ids: vec![id.clone()],
         });
         let error = match super::call(session, request) {
-            Some(Response::DeleteGroups(r)) => r.results.first().map_or(ErrorCode::UnknownServerError, |g| g.error_code),
+            Some(Response::DeleteGroups(r)) => r
+                .results
+                .first()
+                .map_or(ErrorCode::UnknownServerError, |g| g.error_code),
             _ => ErrorCode::CoordinatorNotAvailable,
         };
         // A group on a partition the simulation does not model does not exist.
@@ -781,7 +831,10 @@ fn delete(session: &mut Session, o: &Options, out: &mut Output) {
     }
     print_error(out, "Deletion of some consumer groups failed:");
     for (id, e) in failures {
-        out.out(&format!("* Group '{id}' could not be deleted due to: {}\n", exception(e)));
+        out.out(&format!(
+            "* Group '{id}' could not be deleted due to: {}\n",
+            exception(e)
+        ));
     }
     if !succeeded.is_empty() {
         out.out(&format!(

@@ -127,7 +127,9 @@ impl Output {
 /// without a directory or the `.sh`) on the session's world at its shown time.
 pub fn run(session: &mut Session, args: &[String], version: KafkaVersion) -> Output {
     let Some((tool, rest)) = args.split_first() else {
-        return Output::unsupported("no command: give kafka-consumer-groups.sh or kafka-topics.sh and its options");
+        return Output::unsupported(
+            "no command: give kafka-consumer-groups.sh or kafka-topics.sh and its options",
+        );
     };
     let name = tool.rsplit('/').next().unwrap_or(tool);
     match name.strip_suffix(".sh").unwrap_or(name) {
@@ -152,14 +154,23 @@ pub fn exception(e: ErrorCode) -> String {
     let (class, message) = match e {
         ErrorCode::NonEmptyGroup => ("GroupNotEmptyException", "The group is not empty."),
         ErrorCode::GroupIdNotFound => ("GroupIdNotFoundException", "The group id does not exist."),
-        ErrorCode::CoordinatorNotAvailable => ("CoordinatorNotAvailableException", "The coordinator is not available."),
+        ErrorCode::CoordinatorNotAvailable => (
+            "CoordinatorNotAvailableException",
+            "The coordinator is not available.",
+        ),
         ErrorCode::NotCoordinator => ("NotCoordinatorException", "This is not the correct coordinator."),
         ErrorCode::CoordinatorLoadInProgress => (
             "CoordinatorLoadInProgressException",
             "The coordinator is loading and hence can't process requests.",
         ),
-        ErrorCode::UnknownMemberId => ("UnknownMemberIdException", "The coordinator is not aware of this member."),
-        ErrorCode::IllegalGeneration => ("IllegalGenerationException", "Specified group generation id is not valid."),
+        ErrorCode::UnknownMemberId => (
+            "UnknownMemberIdException",
+            "The coordinator is not aware of this member.",
+        ),
+        ErrorCode::IllegalGeneration => (
+            "IllegalGenerationException",
+            "Specified group generation id is not valid.",
+        ),
         ErrorCode::RebalanceInProgress => (
             "RebalanceInProgressException",
             "The group is rebalancing, so a rejoin is needed.",
@@ -344,8 +355,8 @@ pub(crate) fn parse_options(specs: &[(&'static str, Arg)], args: &[String]) -> R
                 }
                 _ => {
                     return Err(format!(
-                        "joptsimple.OptionMissingRequiredArgumentException: Option {name} requires an argument"
-                    ))
+                    "joptsimple.OptionMissingRequiredArgumentException: Option {name} requires an argument"
+                ))
                 }
             },
             (Arg::Optional, None) => match args.get(i) {
@@ -417,8 +428,15 @@ mod tests {
 
     #[test]
     fn options_parse_like_joptsimple() {
-        let specs = [("group", Arg::Required), ("describe", Arg::None), ("state", Arg::Optional)];
-        let args: Vec<String> = ["--desc", "--group=g", "--state"].iter().map(|s| s.to_string()).collect();
+        let specs = [
+            ("group", Arg::Required),
+            ("describe", Arg::None),
+            ("state", Arg::Optional),
+        ];
+        let args: Vec<String> = ["--desc", "--group=g", "--state"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let o = parse_options(&specs, &args).unwrap();
         assert!(o.has("describe") && o.has("state"));
         assert_eq!(o.value("group"), Some("g"));
@@ -428,6 +446,8 @@ mod tests {
             "joptsimple.UnrecognizedOptionException: grop is not a recognized option"
         );
         let missing: Vec<String> = vec!["--group".into()];
-        assert!(parse_options(&specs, &missing).unwrap_err().ends_with("Option group requires an argument"));
+        assert!(parse_options(&specs, &missing)
+            .unwrap_err()
+            .ends_with("Option group requires an argument"));
     }
 }

@@ -18,7 +18,8 @@ pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
 
 /// The configs `__consumer_offsets` is created with (`GroupCoordinator.groupMetadataTopicConfigs`),
 /// as `--describe` lists the non-default ones.
-const OFFSETS_TOPIC_CONFIGS: &str = "compression.type=producer,cleanup.policy=compact,segment.bytes=104857600";
+const OFFSETS_TOPIC_CONFIGS: &str =
+    "compression.type=producer,cleanup.policy=compact,segment.bytes=104857600";
 
 const SPECS: &[(&str, Arg)] = &[
     ("bootstrap-server", Arg::Required),
@@ -76,7 +77,9 @@ pub fn run(session: &mut Session, args: &[String], version: KafkaVersion) -> Out
     }
     let actions = ["list", "describe", "create", "alter", "delete"];
     if actions.iter().filter(|a| opts.has(a)).count() != 1 {
-        return Output::usage("Command must include exactly one action: --list, --describe, --create, --alter or --delete");
+        return Output::usage(
+            "Command must include exactly one action: --list, --describe, --create, --alter or --delete",
+        );
     }
     for o in [
         "create",
@@ -144,11 +147,13 @@ fn selected(session: &Session, o: &Options) -> Result<Vec<String>, Output> {
     Ok(chosen)
 }
 
+/// One partition: number, leader, replicas, ISR.
+type PartitionRow = (i32, Option<NodeId>, Vec<NodeId>, Vec<NodeId>);
+
 fn describe(session: &Session, topic: &str, version: KafkaVersion, out: &mut Output) {
     let cluster = session.sim().cluster();
     let alive = |b: &NodeId| cluster.is_alive(*b);
-    // (partition, leader, replicas, isr)
-    let partitions: Vec<(i32, Option<NodeId>, Vec<NodeId>, Vec<NodeId>)> = if topic == OFFSETS_TOPIC {
+    let partitions: Vec<PartitionRow> = if topic == OFFSETS_TOPIC {
         (0..cluster.offsets_partitions())
             .map(|p| {
                 let replicas = cluster.replicas(p).to_vec();

@@ -7,7 +7,9 @@
 //! then a tombstone for the group, in `__consumer_offsets`; the group goes Dead and leaves memory.
 //! The tombstones are fire-and-forget here (the response does not wait for the high watermark).
 
-use crate::protocol::{DeletableGroupResult, DeleteGroupsRequest, DeleteGroupsResponse, ErrorCode, GroupState};
+use crate::protocol::{
+    DeletableGroupResult, DeleteGroupsRequest, DeleteGroupsResponse, ErrorCode, GroupState,
+};
 
 use super::event::Reason;
 use super::records::RecordBody;

@@ -17,7 +17,12 @@ impl Coordinator {
         if !self.active {
             return error(ErrorCode::CoordinatorNotAvailable);
         }
-        if self.io.logs.values().any(|l| l.status == PartitionStatus::Loading) {
+        if self
+            .io
+            .logs
+            .values()
+            .any(|l| l.status == PartitionStatus::Loading)
+        {
             // A shard still loading fails the whole read (the admin client retries).
             return error(ErrorCode::CoordinatorLoadInProgress);
         }

@@ -576,7 +576,9 @@ impl Scenario {
         if let Some(actions) = value.get("actions").and_then(|a| a.as_array()) {
             for (i, (raw, spec)) in actions.iter().zip(&scenario.actions).enumerate() {
                 let request = match spec {
-                    ActionSpec::Request { request, .. } | ActionSpec::AdminRequest { request, .. } => Some(request),
+                    ActionSpec::Request { request, .. } | ActionSpec::AdminRequest { request, .. } => {
+                        Some(request)
+                    }
                     _ => None,
                 };
                 if let (Some(raw_req), Some(request)) = (raw.get("request"), request) {
@@ -1319,7 +1321,10 @@ impl Scenario {
         if let Some(v) = c.offsets_retention_check_interval_ms {
             // Kafka: `offsets.retention.check.interval.ms` is at least 1.
             if v == 0 {
-                ps.push(problem(co("offsets_retention_check_interval_ms"), "must be positive"));
+                ps.push(problem(
+                    co("offsets_retention_check_interval_ms"),
+                    "must be positive",
+                ));
             }
             ms_at_most(ps, co("offsets_retention_check_interval_ms"), v);
         }

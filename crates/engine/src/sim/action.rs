@@ -150,9 +150,10 @@ pub const ADMIN_CLIENT: &str = "kafka-consumer-groups";
 /// Whether the admin client sends `request` ([`Action::AdminRequest`]).
 pub(crate) fn check_admin_request(request: &Request) -> Result<(), ActionError> {
     match request {
-        Request::DeleteGroups(_) | Request::ListGroups(_) | Request::DescribeGroups(_) | Request::OffsetFetch(_) => {
-            Ok(())
-        }
+        Request::DeleteGroups(_)
+        | Request::ListGroups(_)
+        | Request::DescribeGroups(_)
+        | Request::OffsetFetch(_) => Ok(()),
         Request::OffsetCommit(r) if r.generation_id < 0 && r.member_id.is_empty() => Ok(()),
         other => Err(ActionError(format!(
             "the admin client does not send {} requests (only DeleteGroups, ListGroups, DescribeGroups, \
