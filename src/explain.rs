@@ -158,6 +158,7 @@ fn error_meaning(s: &Strings, e: ErrorCode) -> &'static str {
         ErrorCode::InvalidSessionTimeout => m.err_session_timeout,
         ErrorCode::GroupAuthorizationFailed => m.err_authorization,
         ErrorCode::GroupIdNotFound => m.err_group_not_found,
+        ErrorCode::NonEmptyGroup => m.err_non_empty_group,
         ErrorCode::GroupMaxSizeReached => m.err_group_full,
         ErrorCode::UnstableOffsetCommit => m.err_unstable,
     }
@@ -296,6 +297,7 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                 Reason::PartitionUnloaded => t(e.unloaded_dead, ""),
                 Reason::OffsetsExpired => t(m.group_expired, ""),
                 Reason::Forced => t(m.forced_dead, ""),
+                Reason::GroupDeleted => t(m.group_deleted, ""),
             }
         }
         EventKind::GenerationChanged { from, to, .. } => fill(

@@ -196,6 +196,10 @@ pub struct ApiGloss {
     pub offset_fetch: &'static str,
     /// DescribeGroups.
     pub describe_groups: &'static str,
+    /// ListGroups.
+    pub list_groups: &'static str,
+    /// DeleteGroups.
+    pub delete_groups: &'static str,
 }
 
 /// The group panel beyond the state names.
@@ -768,6 +772,8 @@ pub struct ExplainMore {
     pub group_expired: &'static str,
     /// The group was forced Dead: {from}, {to}.
     pub forced_dead: &'static str,
+    /// An admin deleted the Empty group (DeleteGroups): {from}, {to}.
+    pub group_deleted: &'static str,
     /// The old leader was removed: {who}.
     pub leader_removed: &'static str,
     /// The leader did not rejoin: {who}.
@@ -864,6 +870,8 @@ pub struct ExplainMore {
     pub err_session_timeout: &'static str,
     /// Error meaning: GROUP_AUTHORIZATION_FAILED.
     pub err_authorization: &'static str,
+    /// Error meaning: NON_EMPTY_GROUP.
+    pub err_non_empty_group: &'static str,
     /// Error meaning: GROUP_ID_NOT_FOUND.
     pub err_group_not_found: &'static str,
     /// Error meaning: GROUP_MAX_SIZE_REACHED.

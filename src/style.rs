@@ -26,7 +26,7 @@ pub fn api_class(api: Api) -> &'static str {
         Api::LeaveGroup => "api-leave",
         Api::OffsetCommit => "api-commit",
         Api::OffsetFetch => "api-fetch",
-        Api::DescribeGroups => "api-other",
+        Api::DescribeGroups | Api::ListGroups | Api::DeleteGroups => "api-other",
     }
 }
 
@@ -50,7 +50,9 @@ pub fn api_shape(api: Api) -> &'static str {
         // triangle pointing down
         Api::OffsetFetch => "M0,8 L8,-6 L-8,-6 Z",
         // plus
-        Api::DescribeGroups => "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z",
+        Api::DescribeGroups | Api::ListGroups | Api::DeleteGroups => {
+            "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z"
+        }
     }
 }
 

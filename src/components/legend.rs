@@ -17,6 +17,8 @@ fn gloss(s: &Strings, api: Api) -> &'static str {
         Api::OffsetCommit => g.offset_commit,
         Api::OffsetFetch => g.offset_fetch,
         Api::DescribeGroups => g.describe_groups,
+        Api::ListGroups => g.list_groups,
+        Api::DeleteGroups => g.delete_groups,
     }
 }
 

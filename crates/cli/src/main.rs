@@ -7,6 +7,7 @@
 use std::process::ExitCode;
 
 mod assign;
+mod console;
 mod partition_for;
 mod run;
 
@@ -20,6 +21,9 @@ commands:
   assign --strategy NAME                    run an assignor on JSON lines from stdin
                                             (range | roundrobin | sticky | cooperative-sticky,
                                             or the consumer protocol's uniform | server-range)
+  console SCENARIO.json [--at MS] [--kafka-version V] -- TOOL OPTIONS...
+                                            answer kafka-consumer-groups.sh / kafka-topics.sh
+                                            on the scenario's world at MS
 ";
 
 fn main() -> ExitCode {
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         "partition-for" => partition_for::run(rest),
         "assign" => assign::run(rest),
         "run" => run::run(rest),
+        "console" => console::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             ExitCode::SUCCESS

@@ -109,7 +109,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
 
 /// Reads the file as UTF-8 text of at most [`MAX_SCENARIO_BYTES`]; the error says where it is not
 /// text.
-fn read_scenario(path: &str) -> Result<String, String> {
+pub(crate) fn read_scenario(path: &str) -> Result<String, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_SCENARIO_BYTES as u64 + 1)

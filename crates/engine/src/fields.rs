@@ -131,6 +131,13 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
                 row(&mut r, "requireStable", x.require_stable, 0);
             }
             Request::DescribeGroups(x) => row(&mut r, "groups", x.group_ids.join(", "), 0),
+            Request::ListGroups(x) => row(
+                &mut r,
+                "statesFilter",
+                format!("[{}]", x.states_filter.join(", ")),
+                0,
+            ),
+            Request::DeleteGroups(x) => row(&mut r, "groupsNames", x.group_ids.join(", "), 0),
         },
         Payload::Response(resp) => match resp {
             Response::FindCoordinator(x) => {
@@ -197,6 +204,20 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
                 for g in &x.groups {
                     row(&mut r, "groupId", &g.group_id, 0);
                     row(&mut r, "groupState", g.group_state.name(), 1);
+                }
+            }
+            Response::ListGroups(x) => {
+                row(&mut r, "errorCode", x.error_code.name(), 0);
+                for g in &x.groups {
+                    row(&mut r, "groupId", &g.group_id, 0);
+                    row(&mut r, "protocolType", &g.protocol_type, 1);
+                    row(&mut r, "groupState", g.group_state.name(), 1);
+                }
+            }
+            Response::DeleteGroups(x) => {
+                for g in &x.results {
+                    row(&mut r, "groupId", &g.group_id, 0);
+                    row(&mut r, "errorCode", g.error_code.name(), 1);
                 }
             }
         },

@@ -73,6 +73,7 @@ macro_rules! lesson {
 
 const SCENARIOS: &[(&str, &str)] = &[
     scenario!("a-then-b-joins"),
+    scenario!("admin-console"),
     scenario!("all-isr-replicas-down"),
     scenario!("cooperative-two-rebalances"),
     scenario!("coordinator-broker-crash"),

@@ -1047,7 +1047,10 @@ mod tests {
         }
         assert_eq!(round_trip(CommitSkip::all()), 5);
         assert_eq!(round_trip(Reaction::ALL), 21);
-        assert_eq!(round_trip(ResetReason::all()), 2 + 8 * ALL_ERROR_CODES.len());
+        assert_eq!(
+            round_trip(ResetReason::all()),
+            2 + crate::protocol::Api::ALL.len() * ALL_ERROR_CODES.len()
+        );
         assert_eq!(round_trip(IgnoreReason::all()), 3 + ALL_ERROR_CODES.len());
         // The 21 reactions are 21 different sentences.
         let texts: std::collections::BTreeSet<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();

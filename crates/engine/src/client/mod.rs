@@ -905,7 +905,10 @@ impl Consumer {
                 self.on_commit_response(now, &mut f, e);
             }
             Response::OffsetFetch(r) => self.on_fetch_response(now, r),
-            Response::LeaveGroup(_) | Response::DescribeGroups(_) => {}
+            Response::LeaveGroup(_)
+            | Response::DescribeGroups(_)
+            | Response::ListGroups(_)
+            | Response::DeleteGroups(_) => {}
         }
     }
 
@@ -932,7 +935,9 @@ impl Consumer {
             | Api::OffsetFetch
             | Api::LeaveGroup
             | Api::FindCoordinator
-            | Api::DescribeGroups => {
+            | Api::DescribeGroups
+            | Api::ListGroups
+            | Api::DeleteGroups => {
                 self.mark_coordinator_unknown(now, &why.to_string());
             }
             Api::OffsetCommit => {

@@ -348,6 +348,8 @@ pub enum Reason {
     OffsetsExpired,
     /// The caller forced the group Dead.
     Forced,
+    /// An admin deleted the Empty group with DeleteGroups.
+    GroupDeleted,
 }
 
 /// Why the leader changed.
@@ -557,6 +559,8 @@ impl fmt::Display for Request {
                 write!(f, ", require_stable={})", r.require_stable)
             }
             Self::DescribeGroups(r) => write!(f, "DescribeGroups(groups={:?})", r.group_ids),
+            Self::ListGroups(r) => write!(f, "ListGroups(states={:?})", r.states_filter),
+            Self::DeleteGroups(r) => write!(f, "DeleteGroups(groups={:?})", r.group_ids),
         }
     }
 }
@@ -665,6 +669,26 @@ impl fmt::Display for Response {
                 }
                 f.write_str(")")
             }
+            Self::ListGroups(r) => {
+                write!(f, "ListGroups({}, groups=[", r.error_code)?;
+                for (i, g) in r.groups.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{:?} {} {:?}", g.group_id, g.group_state, g.protocol_type)?;
+                }
+                f.write_str("])")
+            }
+            Self::DeleteGroups(r) => {
+                f.write_str("DeleteGroups(")?;
+                for (i, g) in r.results.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{:?} {}", g.group_id, g.error_code)?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
@@ -694,6 +718,7 @@ impl fmt::Display for Reason {
             Self::PartitionUnloaded => f.write_str("partition unloaded: coordinator moved"),
             Self::OffsetsExpired => f.write_str("all offsets expired"),
             Self::Forced => f.write_str("forced by the caller"),
+            Self::GroupDeleted => f.write_str("deleted with DeleteGroups"),
         }
     }
 }

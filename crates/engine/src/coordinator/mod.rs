@@ -42,6 +42,7 @@ pub mod records;
 pub mod timers;
 
 mod append;
+mod delete;
 mod describe;
 mod find;
 mod group;
@@ -50,6 +51,7 @@ mod heartbeat;
 pub(crate) mod index;
 mod join;
 mod leave;
+mod list;
 mod load;
 mod offsets;
 mod state;
@@ -357,6 +359,14 @@ impl Coordinator {
             Request::DescribeGroups(r) => {
                 let resp = self.describe_groups_response(r);
                 self.io.respond(reply, Response::DescribeGroups(resp));
+            }
+            Request::ListGroups(r) => {
+                let resp = self.list_groups(r);
+                self.io.respond(reply, Response::ListGroups(resp));
+            }
+            Request::DeleteGroups(r) => {
+                let resp = self.delete_groups(r);
+                self.io.respond(reply, Response::DeleteGroups(resp));
             }
         }
         if logged {

@@ -110,7 +110,9 @@ pub enum ErrorCode {
     GroupAuthorizationFailed,
     /// 56: a disk failure (append failure, mapped to `NOT_COORDINATOR`).
     KafkaStorageError,
-    /// 69: the group does not exist (OffsetCommit v9+).
+    /// 68: DeleteGroups on a group that still has members.
+    NonEmptyGroup,
+    /// 69: the group does not exist (OffsetCommit v9+, DeleteGroups).
     GroupIdNotFound,
     /// 79: the coordinator assigned a member id; rejoin with it (KIP-394).
     MemberIdRequired,
@@ -147,6 +149,7 @@ impl ErrorCode {
             Self::RebalanceInProgress => 27,
             Self::GroupAuthorizationFailed => 30,
             Self::KafkaStorageError => 56,
+            Self::NonEmptyGroup => 68,
             Self::GroupIdNotFound => 69,
             Self::MemberIdRequired => 79,
             Self::GroupMaxSizeReached => 81,
@@ -179,6 +182,7 @@ impl ErrorCode {
             Self::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
             Self::GroupAuthorizationFailed => "GROUP_AUTHORIZATION_FAILED",
             Self::KafkaStorageError => "KAFKA_STORAGE_ERROR",
+            Self::NonEmptyGroup => "NON_EMPTY_GROUP",
             Self::GroupIdNotFound => "GROUP_ID_NOT_FOUND",
             Self::MemberIdRequired => "MEMBER_ID_REQUIRED",
             Self::GroupMaxSizeReached => "GROUP_MAX_SIZE_REACHED",
@@ -214,7 +218,7 @@ impl ErrorCode {
 }
 
 /// Every modelled error code, in numeric order.
-pub const ALL_ERROR_CODES: [ErrorCode; 26] = [
+pub const ALL_ERROR_CODES: [ErrorCode; 27] = [
     ErrorCode::UnknownServerError,
     ErrorCode::None,
     ErrorCode::UnknownTopicOrPartition,
@@ -236,6 +240,7 @@ pub const ALL_ERROR_CODES: [ErrorCode; 26] = [
     ErrorCode::RebalanceInProgress,
     ErrorCode::GroupAuthorizationFailed,
     ErrorCode::KafkaStorageError,
+    ErrorCode::NonEmptyGroup,
     ErrorCode::GroupIdNotFound,
     ErrorCode::MemberIdRequired,
     ErrorCode::GroupMaxSizeReached,
@@ -816,6 +821,62 @@ pub struct DescribeGroupsResponse {
 }
 
 // ------------------------------------------------------------------------------------------------
+// ListGroups / DeleteGroups (the admin client's group APIs)
+// ------------------------------------------------------------------------------------------------
+
+/// ListGroups (Kafka `ListGroupsRequestData`, v4+ with a states filter). The admin client sends it
+/// to every broker; each coordinator lists the groups of the partitions it leads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListGroupsRequest {
+    /// Only groups in these states (Kafka's names, compared case-insensitively); empty: all.
+    #[serde(default)]
+    pub states_filter: Vec<String>,
+}
+
+/// One group in a ListGroups answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListedGroup {
+    /// The group id.
+    pub group_id: String,
+    /// Its protocol type (`"consumer"`, or `""` for a group that only commits offsets).
+    pub protocol_type: String,
+    /// Its state (v4+).
+    pub group_state: GroupState,
+}
+
+/// The answer to [`ListGroupsRequest`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListGroupsResponse {
+    /// `NONE`, `COORDINATOR_NOT_AVAILABLE`, or `COORDINATOR_LOAD_IN_PROGRESS` while a partition loads.
+    pub error_code: ErrorCode,
+    /// The groups, by group id.
+    pub groups: Vec<ListedGroup>,
+}
+
+/// DeleteGroups (Kafka `DeleteGroupsRequestData`), sent to each group's coordinator.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeleteGroupsRequest {
+    /// The groups to delete.
+    pub group_ids: Vec<String>,
+}
+
+/// One group's result in a DeleteGroups answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeletableGroupResult {
+    /// The group id.
+    pub group_id: String,
+    /// `NONE`, `NON_EMPTY_GROUP`, `GROUP_ID_NOT_FOUND`, or a coordinator error.
+    pub error_code: ErrorCode,
+}
+
+/// The answer to [`DeleteGroupsRequest`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeleteGroupsResponse {
+    /// One result per requested group, in request order.
+    pub results: Vec<DeletableGroupResult>,
+}
+
+// ------------------------------------------------------------------------------------------------
 // Envelopes
 // ------------------------------------------------------------------------------------------------
 
@@ -839,11 +900,15 @@ pub enum Api {
     OffsetFetch,
     /// DescribeGroups.
     DescribeGroups,
+    /// ListGroups (admin).
+    ListGroups,
+    /// DeleteGroups (admin).
+    DeleteGroups,
 }
 
 impl Api {
     /// Every API, in the order above.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 10] = [
         Self::FindCoordinator,
         Self::JoinGroup,
         Self::SyncGroup,
@@ -852,6 +917,8 @@ impl Api {
         Self::OffsetCommit,
         Self::OffsetFetch,
         Self::DescribeGroups,
+        Self::ListGroups,
+        Self::DeleteGroups,
     ];
 
     /// Kafka's name, e.g. `JoinGroup`.
@@ -865,6 +932,8 @@ impl Api {
             Self::OffsetCommit => "OffsetCommit",
             Self::OffsetFetch => "OffsetFetch",
             Self::DescribeGroups => "DescribeGroups",
+            Self::ListGroups => "ListGroups",
+            Self::DeleteGroups => "DeleteGroups",
         }
     }
 }
@@ -894,6 +963,10 @@ pub enum Request {
     OffsetFetch(OffsetFetchRequest),
     /// DescribeGroups.
     DescribeGroups(DescribeGroupsRequest),
+    /// ListGroups.
+    ListGroups(ListGroupsRequest),
+    /// DeleteGroups.
+    DeleteGroups(DeleteGroupsRequest),
 }
 
 impl Request {
@@ -908,6 +981,8 @@ impl Request {
             Self::OffsetCommit(_) => Api::OffsetCommit,
             Self::OffsetFetch(_) => Api::OffsetFetch,
             Self::DescribeGroups(_) => Api::DescribeGroups,
+            Self::ListGroups(_) => Api::ListGroups,
+            Self::DeleteGroups(_) => Api::DeleteGroups,
         }
     }
 
@@ -936,6 +1011,10 @@ pub enum Response {
     OffsetFetch(OffsetFetchResponse),
     /// DescribeGroups.
     DescribeGroups(DescribeGroupsResponse),
+    /// ListGroups.
+    ListGroups(ListGroupsResponse),
+    /// DeleteGroups.
+    DeleteGroups(DeleteGroupsResponse),
 }
 
 impl Response {
@@ -950,6 +1029,8 @@ impl Response {
             Self::OffsetCommit(_) => Api::OffsetCommit,
             Self::OffsetFetch(_) => Api::OffsetFetch,
             Self::DescribeGroups(_) => Api::DescribeGroups,
+            Self::ListGroups(_) => Api::ListGroups,
+            Self::DeleteGroups(_) => Api::DeleteGroups,
         }
     }
 
@@ -970,6 +1051,8 @@ impl Response {
             Self::OffsetCommit(r) => r.partitions.first().map_or(ErrorCode::None, |p| p.error_code),
             Self::OffsetFetch(r) => r.error_code,
             Self::DescribeGroups(r) => r.groups.first().map_or(ErrorCode::None, |g| g.error_code),
+            Self::ListGroups(r) => r.error_code,
+            Self::DeleteGroups(r) => r.results.first().map_or(ErrorCode::None, |g| g.error_code),
         }
     }
 }

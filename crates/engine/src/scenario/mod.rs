@@ -58,6 +58,9 @@ pub const MAX_RECORDS_PER_SEC: u64 = 1_000_000;
 pub const MAX_INITIAL_RECORDS: i64 = 1_000_000_000_000_000;
 /// The longest setting in ms (timeouts, intervals, delays): Kafka's settings are Java `int`s.
 pub const MAX_SETTING_MS: u64 = i32::MAX as u64;
+
+/// The longest `offsets_retention_minutes` (a year).
+pub const MAX_RETENTION_MINUTES: u64 = 365 * 24 * 60;
 /// The longest one-way latency, jitter or fault delay of the network, in ms (one hour).
 pub const MAX_NETWORK_MS: u64 = 3_600_000;
 /// The largest `max_poll_records` (a Java `int`).
@@ -176,6 +179,12 @@ pub struct CoordinatorSettings {
     /// `offsets.topic.num.partitions` (50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offsets_topic_num_partitions: Option<i32>,
+    /// `offsets.retention.minutes` (10080, 7 days).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets_retention_minutes: Option<u64>,
+    /// `offsets.retention.check.interval.ms` (600000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets_retention_check_interval_ms: Option<u64>,
 }
 
 /// A topic at time 0.
@@ -410,6 +419,14 @@ pub enum ActionSpec {
         /// The request.
         request: Request,
     },
+    /// The admin client (`kafka-consumer-groups.sh`) sends a request to the group's coordinator:
+    /// `DeleteGroups`, or an `OffsetCommit` with generation -1 and no member id (an offset reset).
+    AdminRequest {
+        /// When.
+        at_ms: u64,
+        /// The request.
+        request: Request,
+    },
 }
 
 impl ActionSpec {
@@ -432,7 +449,8 @@ impl ActionSpec {
             | Self::CrashBroker { at_ms, .. }
             | Self::RestartBroker { at_ms, .. }
             | Self::SlowBroker { at_ms, .. }
-            | Self::Request { at_ms, .. } => *at_ms,
+            | Self::Request { at_ms, .. }
+            | Self::AdminRequest { at_ms, .. } => *at_ms,
         }
     }
 }
@@ -557,7 +575,13 @@ impl Scenario {
         // Raw requests: Kafka's message types accept unknown fields silently; a scenario must not.
         if let Some(actions) = value.get("actions").and_then(|a| a.as_array()) {
             for (i, (raw, spec)) in actions.iter().zip(&scenario.actions).enumerate() {
-                if let (Some(raw_req), ActionSpec::Request { request, .. }) = (raw.get("request"), spec) {
+                let request = match spec {
+                    ActionSpec::Request { request, .. } | ActionSpec::AdminRequest { request, .. } => {
+                        Some(request)
+                    }
+                    _ => None,
+                };
+                if let (Some(raw_req), Some(request)) = (raw.get("request"), request) {
                     let back = serde_json::to_value(request).unwrap_or(serde_json::Value::Null);
                     let mut path = vec![key("actions"), Seg::Index(i), key("request")];
                     if let Some(p) = unknown_field(raw_req, &back, &mut path) {
@@ -621,6 +645,12 @@ impl Scenario {
                 .offsets_topic_num_partitions
                 .or(self.cluster.offsets_partitions)
                 .unwrap_or(d.offsets_topic_num_partitions),
+            offsets_retention_ms: s
+                .offsets_retention_minutes
+                .map_or(d.offsets_retention_ms, |m| m.saturating_mul(60_000)),
+            offsets_retention_check_interval_ms: s
+                .offsets_retention_check_interval_ms
+                .unwrap_or(d.offsets_retention_check_interval_ms),
             ..d
         }
     }
@@ -762,6 +792,7 @@ impl Scenario {
                     duration_ms,
                 },
                 ActionSpec::Request { script, request, .. } => Action::SendRequest { script, request },
+                ActionSpec::AdminRequest { request, .. } => Action::AdminRequest { request },
             };
             out.push((at, action));
         }
@@ -1064,6 +1095,11 @@ impl Scenario {
                         ps.push(problem([at.clone(), vec![key("script")]].concat(), "must not be empty"));
                     }
                 }
+                ActionSpec::AdminRequest { request, .. } => {
+                    if let Err(e) = crate::sim::action::check_admin_request(request) {
+                        ps.push(problem([at.clone(), vec![key("request")]].concat(), e.0));
+                    }
+                }
             }
         }
         ps
@@ -1268,6 +1304,29 @@ impl Scenario {
                     format!("{v} is negative"),
                 ));
             }
+        }
+        if let Some(v) = c.offsets_retention_minutes {
+            // Kafka: `offsets.retention.minutes` is at least 1.
+            if v == 0 {
+                ps.push(problem(co("offsets_retention_minutes"), "must be at least 1"));
+            }
+            at_most(
+                ps,
+                co("offsets_retention_minutes"),
+                v,
+                MAX_RETENTION_MINUTES,
+                "minutes",
+            );
+        }
+        if let Some(v) = c.offsets_retention_check_interval_ms {
+            // Kafka: `offsets.retention.check.interval.ms` is at least 1.
+            if v == 0 {
+                ps.push(problem(
+                    co("offsets_retention_check_interval_ms"),
+                    "must be positive",
+                ));
+            }
+            ms_at_most(ps, co("offsets_retention_check_interval_ms"), v);
         }
         if let Some(v) = c.offsets_topic_num_partitions {
             at_most(

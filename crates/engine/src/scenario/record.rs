@@ -118,6 +118,7 @@ impl ActionSpec {
                 script,
                 request,
             },
+            Action::AdminRequest { request } => Self::AdminRequest { at_ms, request },
         }
     }
 }

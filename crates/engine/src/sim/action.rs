@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ConsumerSlot, LogLevel, Scheduled, ScriptSlot, SimEventKind, Simulation, WorldEvent};
 use crate::client::{Consumer, ConsumerConfig};
+use crate::coordinator::partition_for;
 use crate::network::{Endpoint, NetworkConfig, Payload};
 use crate::protocol::{NodeId, Request};
 use crate::time::SimDuration;
@@ -133,6 +134,33 @@ pub enum Action {
         /// The request.
         request: Request,
     },
+    /// The admin client (`kafka-consumer-groups.sh`, connection [`ADMIN_CLIENT`]) sends a request
+    /// to the coordinator of the request's group: `DeleteGroups`, an `OffsetCommit` with generation
+    /// -1 and no member id (an offset reset, as `alterConsumerGroupOffsets` sends it), or a read
+    /// (`DescribeGroups`, `OffsetFetch`, `ListGroups`).
+    AdminRequest {
+        /// The request.
+        request: Request,
+    },
+}
+
+/// The name of the admin client's connection in the trace (a script of its own).
+pub const ADMIN_CLIENT: &str = "kafka-consumer-groups";
+
+/// Whether the admin client sends `request` ([`Action::AdminRequest`]).
+pub(crate) fn check_admin_request(request: &Request) -> Result<(), ActionError> {
+    match request {
+        Request::DeleteGroups(_)
+        | Request::ListGroups(_)
+        | Request::DescribeGroups(_)
+        | Request::OffsetFetch(_) => Ok(()),
+        Request::OffsetCommit(r) if r.generation_id < 0 && r.member_id.is_empty() => Ok(()),
+        other => Err(ActionError(format!(
+            "the admin client does not send {} requests (only DeleteGroups, ListGroups, DescribeGroups, \
+             OffsetFetch, and OffsetCommit with generation -1 and no member id)",
+            other.api_name()
+        ))),
+    }
 }
 
 /// Why an action could not be applied.
@@ -238,6 +266,7 @@ impl Simulation {
             Action::SetNetwork { .. } | Action::CoordinatorFailover { .. } | Action::SendRequest { .. } => {
                 Ok(())
             }
+            Action::AdminRequest { request } => check_admin_request(request),
             Action::CrashBroker { broker, .. } => {
                 if self.broker_index(*broker).is_none() {
                     Err(ActionError(format!("no broker {}", broker.0)))
@@ -447,7 +476,37 @@ impl Simulation {
                 self.cluster.slow(now, broker, fetch_interval_ms, until);
                 self.pump_cluster();
             }
+            Action::AdminRequest { request } => {
+                // To the coordinator of the request's group (ListGroups: the bootstrap broker).
+                let group = match &request {
+                    Request::DeleteGroups(r) => r.group_ids.first().cloned(),
+                    Request::DescribeGroups(r) => r.group_ids.first().cloned(),
+                    Request::OffsetCommit(r) => Some(r.group_id.clone()),
+                    Request::OffsetFetch(r) => Some(r.group_id.clone()),
+                    _ => None,
+                };
+                let to = group
+                    .and_then(|g| {
+                        let partitions = self.coordinator_config.offsets_topic_num_partitions;
+                        self.cluster.leader(partition_for(&g, partitions))
+                    })
+                    .unwrap_or_else(|| self.bootstrap_broker());
+                self.send_scripted(ADMIN_CLIENT.to_owned(), request, to);
+            }
             Action::SendRequest { script, request } => {
+                let to = self
+                    .cluster
+                    .group_leader()
+                    .unwrap_or_else(|| self.bootstrap_broker());
+                self.send_scripted(script, request, to);
+            }
+        }
+    }
+
+    /// A script (or the admin client) sends `request` to broker `to` on its own connection.
+    fn send_scripted(&mut self, script: String, request: Request, to: NodeId) {
+        {
+            {
                 if !self.scripts.contains_key(&script) {
                     let connection = self.new_connection(Endpoint::Script(script.clone()));
                     self.scripts.insert(
@@ -467,14 +526,9 @@ impl Simulation {
                 let slot = self.scripts.get_mut(&script).expect("script slot just ensured");
                 slot.next_correlation += 1;
                 let (connection, corr) = (slot.connection, slot.next_correlation);
-                let to = Endpoint::Broker(
-                    self.cluster
-                        .group_leader()
-                        .unwrap_or_else(|| self.bootstrap_broker()),
-                );
                 self.send(
                     Endpoint::Script(script),
-                    to,
+                    Endpoint::Broker(to),
                     connection,
                     corr,
                     Payload::Request(request),

@@ -54,7 +54,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-pub use action::{Action, ActionError};
+pub use action::{Action, ActionError, ADMIN_CLIENT};
 pub use log::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
 pub use trace::{write_jsonl, write_text};
 pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
