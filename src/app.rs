@@ -2,8 +2,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay, Inspector,
-    LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, Timeline, Toolbar, TopicPanel,
+    AddConsumerForm, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay,
+    Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, Timeline, Toolbar,
+    TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts, use_media_query, ONE_COLUMN};
 use crate::i18n::Lang;
@@ -183,6 +184,7 @@ pub fn App() -> Html {
                                 <LessonPanel />
                                 <Inspector />
                                 <EventLog />
+                                <ConsolePanel />
                                 <ShareBar />
                             }
                         </div>

@@ -3,6 +3,7 @@
 mod add_consumer_form;
 mod announcer;
 mod clock;
+mod console_panel;
 mod consumer_card;
 mod consumer_list;
 mod event_log;
@@ -26,6 +27,7 @@ mod topic_panel;
 pub use add_consumer_form::{check, AddConsumerForm, Draft, Field};
 pub use announcer::Announcer;
 pub use clock::Clock;
+pub use console_panel::ConsolePanel;
 pub use consumer_card::ConsumerCard;
 pub use consumer_list::ConsumerList;
 pub use event_log::EventLog;

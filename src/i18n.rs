@@ -341,6 +341,28 @@ pub struct FormStrings {
 }
 
 /// Topics and the cluster controls.
+pub struct ConsoleStrings {
+    /// "Admin console".
+    pub heading: &'static str,
+    /// What it is.
+    pub intro: &'static str,
+    /// The command field's label.
+    pub command: &'static str,
+    /// The version select's label.
+    pub version: &'static str,
+    /// "Run".
+    pub run: &'static str,
+    /// The examples' list label.
+    pub examples: &'static str,
+    /// A failed command ({code}: its exit code).
+    pub exit: &'static str,
+    /// A line too long ({n}: its length).
+    pub err_long: &'static str,
+    /// A quote never closed ({at}: where it opened).
+    pub err_quote: &'static str,
+}
+
+/// The topic panel's strings.
 pub struct TopicStrings {
     /// Heading.
     pub heading: &'static str,
@@ -934,6 +956,8 @@ pub struct Strings {
     pub form: FormStrings,
     /// Topics.
     pub topics: TopicStrings,
+    /// The admin console.
+    pub console: ConsoleStrings,
     /// The replication panel (the group's `__consumer_offsets` partition).
     pub replication: ReplicationStrings,
     /// The inspector.

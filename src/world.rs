@@ -7,6 +7,7 @@
 //! millisecond between frames, and copies the engine's views into one value for rendering.
 
 use rebalance_engine::assignor::Strategy;
+use rebalance_engine::console::{KafkaVersion, Output as ConsoleOutput};
 use rebalance_engine::scenario::{TopicSpec, SCENARIO_VERSION};
 use rebalance_engine::sim::{Action, ConsumerView, SimEvent, TopicView};
 use rebalance_engine::{
@@ -298,6 +299,13 @@ impl World {
             },
         };
         self.session.apply(action).map(|_| ()).map_err(|e| e.0)
+    }
+
+    /// Runs an admin command line (`kafka-consumer-groups.sh ...`, `kafka-topics.sh ...`) on the
+    /// world at the shown time (see [`rebalance_engine::console`]). A command that changes the world
+    /// (`--delete`, `--reset-offsets --execute`) is recorded like any action.
+    pub fn console(&mut self, words: &[String], version: KafkaVersion) -> ConsoleOutput {
+        rebalance_engine::console::run(&mut self.session, words, version)
     }
 
     /// Every message in flight, with where it is on its way (0 at the sender, 1 at the receiver).

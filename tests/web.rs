@@ -744,3 +744,67 @@ async fn an_imported_scenario_shows_its_own_group_and_bounds() {
     app.destroy();
     root.remove();
 }
+
+/// The admin console over a given playground.
+#[component]
+fn ConsoleOn(props: &OnProps) -> Html {
+    let initial = props.pg.clone();
+    let pg = use_reducer(move || initial);
+    html! {
+        <ContextProvider<Lang> context={Lang::En}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <rebalance_playground::components::ConsolePanel />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
+}
+
+/// An engineer types the commands they know: the simulated cluster answers in the tool's format,
+/// and a mistyped command gets the tool's kind of error, not a crash.
+#[wasm_bindgen_test]
+async fn the_admin_console_answers_kafka_consumer_groups_on_the_simulated_cluster() {
+    let mut world = rebalance_playground::world::World::new(3);
+    for n in ["C1", "C2"] {
+        world
+            .apply(Command::AddConsumer(Box::new(default_consumer(n))))
+            .unwrap();
+    }
+    for _ in 0..150 {
+        world.advance(100.0);
+    }
+    let pg = rebalance_playground::sharing::playground_with(world);
+    let root = mount_point();
+    let app = yew::Renderer::<ConsoleOn>::with_root_and_props(root.clone(), OnProps { pg }).render();
+    yew::scheduler::flush().await;
+
+    type_into(
+        &root,
+        "#console-line",
+        "kafka-consumer-groups.sh --bootstrap-server localhost:9092 --describe --group test_group_1 --state",
+    );
+    yew::scheduler::flush().await;
+    button(&root, "Run").click();
+    yew::scheduler::flush().await;
+    let out = text_of(&root, ".console-stdout");
+    assert!(out.contains("test_group_1") && out.contains("Stable"), "{out}");
+    assert!(out.contains("COORDINATOR (ID)"), "{out}");
+
+    type_into(
+        &root,
+        "#console-line",
+        "kafka-consumer-groups.sh --bootstrap-server x:9092 --describe",
+    );
+    yew::scheduler::flush().await;
+    button(&root, "Run").click();
+    yew::scheduler::flush().await;
+    let newest = text_of(&root, ".console-entry");
+    assert!(newest.contains("exit code 1"), "{newest}");
+
+    type_into(&root, "#console-line", "kafka-topics.sh --describe 'unclosed");
+    yew::scheduler::flush().await;
+    button(&root, "Run").click();
+    yew::scheduler::flush().await;
+    assert!(text_of(&root, "#console-error").contains("never closed"));
+    app.destroy();
+    root.remove();
+}

@@ -5,7 +5,7 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ExplainMore, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -180,6 +180,19 @@ pub(super) const STRINGS: Strings = Strings {
         err_topics: "Subscribes to: list one or more topic names (letters, digits, '.', '_', '-').",
         warn_heartbeat_third: "Kafka recommends heartbeat.interval.ms at most a third of session.timeout.ms.",
         err_summary: "Fix the marked fields; nothing you typed is lost.",
+    },
+    console: ConsoleStrings {
+        heading: "Admin console",
+        intro: "Type the commands you use on a real cluster: kafka-consumer-groups.sh and kafka-topics.sh \
+                answer here as that Kafka version's tools print, at the shown time. --delete and \
+                --reset-offsets --execute change the simulated world.",
+        command: "Command",
+        version: "Kafka version",
+        run: "Run",
+        examples: "Try",
+        exit: "exit code {code}",
+        err_long: "The command is {n} characters long; at most 4000.",
+        err_quote: "The quote at character {at} is never closed.",
     },
     topics: TopicStrings {
         heading: "Topics and partitions",

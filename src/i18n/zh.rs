@@ -7,7 +7,7 @@ use super::{
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ExplainMore, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
@@ -174,6 +174,18 @@ pub(super) const STRINGS: Strings = Strings {
         err_topics: "订阅的主题：请列出一个或多个主题名（字母、数字、'.'、'_'、'-'）。",
         warn_heartbeat_third: "Kafka 建议 heartbeat.interval.ms 不超过 session.timeout.ms 的三分之一。",
         err_summary: "请修改标出的字段；你输入的内容都还在。",
+    },
+    console: ConsoleStrings {
+        heading: "管理命令行",
+        intro: "输入你在真实集群上使用的命令：kafka-consumer-groups.sh 和 kafka-topics.sh 会按所选 Kafka \
+                版本工具的格式，回答当前显示时刻的状态。--delete 和 --reset-offsets --execute 会改变模拟的集群。",
+        command: "命令",
+        version: "Kafka 版本",
+        run: "运行",
+        examples: "试试",
+        exit: "退出码 {code}",
+        err_long: "命令有 {n} 个字符；最多 4000 个。",
+        err_quote: "第 {at} 个字符处的引号没有闭合。",
     },
     topics: TopicStrings {
         heading: "主题与分区",

@@ -141,6 +141,91 @@ pub fn run(session: &mut Session, args: &[String], version: KafkaVersion) -> Out
     }
 }
 
+/// The longest command line [`split_words`] reads, in characters.
+pub const MAX_LINE_CHARS: usize = 4_000;
+
+/// Why a typed command line could not be split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// Longer than [`MAX_LINE_CHARS`].
+    TooLong {
+        /// Its length in characters.
+        chars: usize,
+    },
+    /// A quote opened at this character (0-based) is never closed.
+    UnclosedQuote {
+        /// Where the quote opened.
+        at: usize,
+    },
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLong { chars } => write!(
+                f,
+                "the line is {chars} characters long (at most {MAX_LINE_CHARS})"
+            ),
+            Self::UnclosedQuote { at } => write!(f, "the quote at character {} is never closed", at + 1),
+        }
+    }
+}
+
+/// Splits a typed command line into words as a POSIX shell does for plain words: blanks separate,
+/// `'...'` and `"..."` quote (a backslash escapes the next character outside single quotes).
+/// Variables, globs and redirections mean nothing here and stay as typed.
+pub fn split_words(line: &str) -> Result<Vec<String>, LineError> {
+    let chars = line.chars().count();
+    if chars > MAX_LINE_CHARS {
+        return Err(LineError::TooLong { chars });
+    }
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut it = line.chars().enumerate();
+    while let Some((i, c)) = it.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match it.next() {
+                        Some((_, '\'')) => break,
+                        Some((_, c)) => w.push(c),
+                        None => return Err(LineError::UnclosedQuote { at: i }),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match it.next() {
+                        Some((_, '"')) => break,
+                        Some((_, '\\')) => match it.next() {
+                            Some((_, c)) => w.push(c),
+                            None => return Err(LineError::UnclosedQuote { at: i }),
+                        },
+                        Some((_, c)) => w.push(c),
+                        None => return Err(LineError::UnclosedQuote { at: i }),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                if let Some((_, c)) = it.next() {
+                    w.push(c);
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 // ============================================================================== the cluster's names
 
 /// A broker's advertised `host:port` in the simulated cluster.
@@ -405,6 +490,36 @@ pub fn topic_id(topic: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_typed_line_splits_into_words_as_a_shell_splits_them() {
+        let words =
+            split_words(r#"kafka-consumer-groups.sh  --describe --group "my group" --topic 'a b'\ c"#)
+                .unwrap();
+        assert_eq!(
+            words,
+            [
+                "kafka-consumer-groups.sh",
+                "--describe",
+                "--group",
+                "my group",
+                "--topic",
+                "a b c"
+            ]
+        );
+        assert_eq!(split_words("   ").unwrap(), Vec::<String>::new());
+        assert_eq!(
+            split_words("a \"b").unwrap_err(),
+            LineError::UnclosedQuote { at: 2 }
+        );
+        assert_eq!(
+            split_words("x 'y").unwrap_err().to_string(),
+            "the quote at character 3 is never closed"
+        );
+        let long = "a".repeat(MAX_LINE_CHARS + 1);
+        assert!(matches!(split_words(&long), Err(LineError::TooLong { .. })));
+    }
+
     use super::*;
 
     #[test]
