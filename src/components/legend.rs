@@ -17,6 +17,8 @@ fn gloss(s: &Strings, api: Api) -> &'static str {
         Api::OffsetCommit => g.offset_commit,
         Api::OffsetFetch => g.offset_fetch,
         Api::DescribeGroups => g.describe_groups,
+        Api::ConsumerGroupHeartbeat => g.consumer_group_heartbeat,
+        Api::ConsumerGroupDescribe => g.consumer_group_describe,
     }
 }
 
