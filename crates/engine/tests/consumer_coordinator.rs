@@ -749,3 +749,41 @@ proptest! {
         let _ = SimTime::ZERO;
     }
 }
+
+// ---------------------------------------------------------------------------------- scenarios
+
+/// Raw `request` actions take the consumer protocol's requests, with Kafka's field names in snake
+/// case; the simulation hands the broker its topic metadata, so the scripted member gets its
+/// partitions. A misspelt field is refused.
+#[test]
+fn a_scenario_scripts_consumer_group_heartbeats() {
+    let text = r#"{
+      "version": 1, "seed": 1, "end_ms": 20000, "group_id": "g",
+      "topics": [{"name": "t", "partitions": 3, "records_per_sec": 1}],
+      "coordinator": {"group_consumer_session_timeout_ms": 45000, "group_consumer_heartbeat_interval_ms": 5000},
+      "actions": [
+        {"type": "request", "at_ms": 1000, "script": "m1", "request": {"ConsumerGroupHeartbeat": {
+          "api_version": 1, "group_id": "g", "member_id": "m1", "member_epoch": 0, "instance_id": null,
+          "rack_id": null, "rebalance_timeout_ms": 300000, "subscribed_topic_names": ["t"],
+          "subscribed_topic_regex": null, "server_assignor": "range", "topic_partitions": [],
+          "client_id": "m1", "client_host": "/10.0.0.1"}}},
+        {"type": "request", "at_ms": 2000, "script": "m1", "request": {"ConsumerGroupDescribe": {
+          "group_ids": ["g"], "include_authorized_operations": false}}}
+      ]
+    }"#;
+    let scenario = rebalance_engine::Scenario::from_json(text).expect("valid scenario");
+    let mut sim = rebalance_engine::Simulation::new(&scenario).expect("a simulation");
+    sim.run_to_end();
+    let trace = sim.trace_text(false);
+    assert!(
+        trace.contains("target assignment for epoch 1 (range): m1 -> [t-0, t-1, t-2]"),
+        "{trace}"
+    );
+    assert!(
+        trace.contains("\"g\" NONE Stable epoch=1 assignment_epoch=1 assignor=\"range\""),
+        "{trace}"
+    );
+    let bad = text.replace("\"rack_id\": null", "\"rack\": null");
+    let e = rebalance_engine::Scenario::from_json(&bad).unwrap_err();
+    assert!(e.to_string().contains("unknown field"), "{e}");
+}
