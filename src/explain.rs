@@ -161,6 +161,14 @@ fn error_meaning(s: &Strings, e: ErrorCode) -> &'static str {
         ErrorCode::NonEmptyGroup => m.err_non_empty_group,
         ErrorCode::GroupMaxSizeReached => m.err_group_full,
         ErrorCode::UnstableOffsetCommit => m.err_unstable,
+        ErrorCode::TopicAuthorizationFailed => m.err_topic_authorization,
+        ErrorCode::UnsupportedVersion => m.err_unsupported_version,
+        ErrorCode::InvalidRequest => m.err_invalid_request,
+        ErrorCode::FencedMemberEpoch => m.err_fenced_member_epoch,
+        ErrorCode::UnreleasedInstanceId => m.err_unreleased_instance,
+        ErrorCode::UnsupportedAssignor => m.err_unsupported_assignor,
+        ErrorCode::StaleMemberEpoch => m.err_stale_member_epoch,
+        ErrorCode::InvalidRegularExpression => m.err_invalid_regex,
     }
 }
 
@@ -200,6 +208,8 @@ fn timer_name(s: &Strings, kind: &TimerKind) -> &'static str {
         TimerKind::RebalanceTimeout => m.timer_rebalance,
         TimerKind::PendingSync { .. } => m.timer_pending_sync,
         TimerKind::OffsetExpirationCheck => m.timer_offset_expiration,
+        TimerKind::ConsumerSession => m.timer_consumer_session,
+        TimerKind::ConsumerRebalanceTimeout { .. } => m.timer_consumer_rebalance,
     }
 }
 
@@ -442,6 +452,9 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                         ("tp", &topic_partition.to_string()),
                     ],
                 ),
+                // Consumer-group records (KIP-848): the engine's English line until the UI
+                // explains the new protocol.
+                other => format!("__consumer_offsets-{p} @{offset}: {other}"),
             }
         }
         EventKind::AppendFailed {
@@ -470,6 +483,18 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
         EventKind::ParkedRequestDropped { api, member_id, .. } => {
             fill(e.parked_dropped, &[("api", api.name()), ("member", member_id)])
         }
+        // Consumer groups (KIP-848): the engine's English line until the UI explains the new
+        // protocol (phase 3).
+        other @ (EventKind::ConsumerMemberJoined { .. }
+        | EventKind::ConsumerStaticMemberReplaced { .. }
+        | EventKind::ConsumerGroupEpochBumped { .. }
+        | EventKind::ConsumerTargetAssignmentComputed { .. }
+        | EventKind::ConsumerMemberReconciled { .. }
+        | EventKind::ConsumerStaticMemberLeft { .. }
+        | EventKind::ConsumerMemberFenced { .. }
+        | EventKind::ConsumerGroupStateChanged { .. }
+        | EventKind::ConsumerGroupLoaded { .. }
+        | EventKind::GroupTypeConverted { .. }) => format!("broker {node}: {other}"),
     }
 }
 
@@ -1014,6 +1039,16 @@ mod tests {
                 EventKind::AppendFailed { .. } => "AppendFailed",
                 EventKind::PartitionLoaded { .. } => "PartitionLoaded",
                 EventKind::PartitionUnloaded { .. } => "PartitionUnloaded",
+                EventKind::ConsumerMemberJoined { .. } => "ConsumerMemberJoined",
+                EventKind::ConsumerStaticMemberReplaced { .. } => "ConsumerStaticMemberReplaced",
+                EventKind::ConsumerGroupEpochBumped { .. } => "ConsumerGroupEpochBumped",
+                EventKind::ConsumerTargetAssignmentComputed { .. } => "ConsumerTargetAssignmentComputed",
+                EventKind::ConsumerMemberReconciled { .. } => "ConsumerMemberReconciled",
+                EventKind::ConsumerStaticMemberLeft { .. } => "ConsumerStaticMemberLeft",
+                EventKind::ConsumerMemberFenced { .. } => "ConsumerMemberFenced",
+                EventKind::ConsumerGroupStateChanged { .. } => "ConsumerGroupStateChanged",
+                EventKind::ConsumerGroupLoaded { .. } => "ConsumerGroupLoaded",
+                EventKind::GroupTypeConverted { .. } => "GroupTypeConverted",
             },
             SimEventKind::Client { event, .. } => match event {
                 ClientEvent::Started { .. } => "Started",

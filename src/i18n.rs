@@ -200,6 +200,10 @@ pub struct ApiGloss {
     pub list_groups: &'static str,
     /// DeleteGroups.
     pub delete_groups: &'static str,
+    /// ConsumerGroupHeartbeat (KIP-848).
+    pub consumer_group_heartbeat: &'static str,
+    /// ConsumerGroupDescribe (KIP-848).
+    pub consumer_group_describe: &'static str,
 }
 
 /// The group panel beyond the state names.
@@ -824,6 +828,10 @@ pub struct ExplainMore {
     pub timer_pending_sync: &'static str,
     /// Timer name: the offset expiration check.
     pub timer_offset_expiration: &'static str,
+    /// Timer name: a consumer-protocol member's session.
+    pub timer_consumer_session: &'static str,
+    /// Timer name: a consumer-protocol member's revocation deadline.
+    pub timer_consumer_rebalance: &'static str,
     /// A group record was appended: {p}, {offset}, {group}, {gen}, {n}.
     pub record_group: &'static str,
     /// A group tombstone was appended: {p}, {offset}, {group}.
@@ -900,6 +908,22 @@ pub struct ExplainMore {
     pub err_group_full: &'static str,
     /// Error meaning: UNSTABLE_OFFSET_COMMIT.
     pub err_unstable: &'static str,
+    /// Error meaning: TOPIC_AUTHORIZATION_FAILED.
+    pub err_topic_authorization: &'static str,
+    /// Error meaning: UNSUPPORTED_VERSION.
+    pub err_unsupported_version: &'static str,
+    /// Error meaning: INVALID_REQUEST.
+    pub err_invalid_request: &'static str,
+    /// Error meaning: FENCED_MEMBER_EPOCH.
+    pub err_fenced_member_epoch: &'static str,
+    /// Error meaning: UNRELEASED_INSTANCE_ID.
+    pub err_unreleased_instance: &'static str,
+    /// Error meaning: UNSUPPORTED_ASSIGNOR.
+    pub err_unsupported_assignor: &'static str,
+    /// Error meaning: STALE_MEMBER_EPOCH.
+    pub err_stale_member_epoch: &'static str,
+    /// Error meaning: INVALID_REGULAR_EXPRESSION.
+    pub err_invalid_regex: &'static str,
     /// A commit was not sent outside a stable generation: {who}.
     pub commit_skipped_unstable: &'static str,
     /// A commit was not sent without a coordinator: {who}.

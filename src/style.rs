@@ -27,6 +27,8 @@ pub fn api_class(api: Api) -> &'static str {
         Api::OffsetCommit => "api-commit",
         Api::OffsetFetch => "api-fetch",
         Api::DescribeGroups | Api::ListGroups | Api::DeleteGroups => "api-other",
+        Api::ConsumerGroupHeartbeat => "api-heartbeat",
+        Api::ConsumerGroupDescribe => "api-other",
     }
 }
 
@@ -53,6 +55,10 @@ pub fn api_shape(api: Api) -> &'static str {
         Api::DescribeGroups | Api::ListGroups | Api::DeleteGroups => {
             "M-3,-9 H3 V-3 H9 V3 H3 V9 H-3 V3 H-9 V-3 H-3 Z"
         }
+        // a heartbeat's triangle with a bar under it
+        Api::ConsumerGroupHeartbeat => "M0,-9 L7,3 L-7,3 Z M-7,5 H7 V8 H-7 Z",
+        // the plus of DescribeGroups, rotated
+        Api::ConsumerGroupDescribe => "M-6.4,-2.1 L-2.1,-6.4 L0,-4.2 L2.1,-6.4 L6.4,-2.1 L4.2,0 L6.4,2.1 L2.1,6.4 L0,4.2 L-2.1,6.4 L-6.4,2.1 L-4.2,0 Z",
     }
 }
 

@@ -19,6 +19,8 @@ fn gloss(s: &Strings, api: Api) -> &'static str {
         Api::DescribeGroups => g.describe_groups,
         Api::ListGroups => g.list_groups,
         Api::DeleteGroups => g.delete_groups,
+        Api::ConsumerGroupHeartbeat => g.consumer_group_heartbeat,
+        Api::ConsumerGroupDescribe => g.consumer_group_describe,
     }
 }
 

@@ -2,7 +2,10 @@
 //! own field names from its JSON message schemas, so they are not translated.
 
 use crate::network::Payload;
-use crate::protocol::{ConsumerAssignment, ConsumerSubscription, JoinGroupProtocol, TopicPartition};
+use crate::protocol::{
+    ConsumerAssignment, ConsumerGroupHeartbeatTopicPartitions, ConsumerSubscription, JoinGroupProtocol,
+    TopicPartition,
+};
 use crate::protocol::{Request, Response};
 
 /// One row: a field name, its value, and how deep it is nested.
@@ -21,6 +24,22 @@ fn tps(ps: &[TopicPartition]) -> String {
 
 fn opt(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "null".into())
+}
+
+fn quoted_empty(s: &str) -> &str {
+    if s.is_empty() {
+        "\"\""
+    } else {
+        s
+    }
+}
+
+/// Heartbeat topic partitions: a count row, then one row per topic id.
+fn id_parts(rows: &mut Vec<Row>, name: &str, ts: &[ConsumerGroupHeartbeatTopicPartitions], depth: u8) {
+    row(rows, name, ts.len(), depth);
+    for t in ts {
+        row(rows, &t.topic_id.0, format!("{:?}", t.partitions), depth + 1);
+    }
 }
 
 fn row(rows: &mut Vec<Row>, name: &str, value: impl ToString, depth: u8) {
@@ -138,6 +157,38 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
                 0,
             ),
             Request::DeleteGroups(x) => row(&mut r, "groupsNames", x.group_ids.join(", "), 0),
+            Request::ConsumerGroupHeartbeat(x) => {
+                row(&mut r, "apiVersion", x.api_version, 0);
+                row(&mut r, "groupId", &x.group_id, 0);
+                row(&mut r, "memberId", quoted_empty(&x.member_id), 0);
+                row(&mut r, "memberEpoch", x.member_epoch, 0);
+                row(&mut r, "instanceId", opt(&x.instance_id), 0);
+                row(&mut r, "rackId", opt(&x.rack_id), 0);
+                row(&mut r, "rebalanceTimeoutMs", x.rebalance_timeout_ms, 0);
+                row(
+                    &mut r,
+                    "subscribedTopicNames",
+                    x.subscribed_topic_names
+                        .as_ref()
+                        .map_or("null".into(), |t| format!("[{}]", t.join(", "))),
+                    0,
+                );
+                row(&mut r, "subscribedTopicRegex", opt(&x.subscribed_topic_regex), 0);
+                row(&mut r, "serverAssignor", opt(&x.server_assignor), 0);
+                match &x.topic_partitions {
+                    None => row(&mut r, "topicPartitions", "null", 0),
+                    Some(ts) => id_parts(&mut r, "topicPartitions", ts, 0),
+                }
+            }
+            Request::ConsumerGroupDescribe(x) => {
+                row(&mut r, "groupIds", x.group_ids.join(", "), 0);
+                row(
+                    &mut r,
+                    "includeAuthorizedOperations",
+                    x.include_authorized_operations,
+                    0,
+                );
+            }
         },
         Payload::Response(resp) => match resp {
             Response::FindCoordinator(x) => {
@@ -218,6 +269,47 @@ pub fn payload_rows(p: &Payload) -> Vec<Row> {
                 for g in &x.results {
                     row(&mut r, "groupId", &g.group_id, 0);
                     row(&mut r, "errorCode", g.error_code.name(), 1);
+                }
+            }
+            Response::ConsumerGroupHeartbeat(x) => {
+                row(&mut r, "errorCode", x.error_code.name(), 0);
+                row(&mut r, "errorMessage", opt(&x.error_message), 0);
+                row(&mut r, "memberId", opt(&x.member_id), 0);
+                row(&mut r, "memberEpoch", x.member_epoch, 0);
+                row(&mut r, "heartbeatIntervalMs", x.heartbeat_interval_ms, 0);
+                match &x.assignment {
+                    None => row(&mut r, "assignment", "null", 0),
+                    Some(a) => id_parts(&mut r, "assignment", &a.topic_partitions, 0),
+                }
+            }
+            Response::ConsumerGroupDescribe(x) => {
+                for g in &x.groups {
+                    row(&mut r, "groupId", &g.group_id, 0);
+                    row(&mut r, "errorCode", g.error_code.name(), 1);
+                    row(&mut r, "groupState", &g.group_state, 1);
+                    row(&mut r, "groupEpoch", g.group_epoch, 1);
+                    row(&mut r, "assignmentEpoch", g.assignment_epoch, 1);
+                    row(&mut r, "assignorName", &g.assignor_name, 1);
+                    for m in &g.members {
+                        row(&mut r, "memberId", &m.member_id, 1);
+                        row(&mut r, "memberEpoch", m.member_epoch, 2);
+                        row(&mut r, "instanceId", opt(&m.instance_id), 2);
+                        row(
+                            &mut r,
+                            "subscribedTopicNames",
+                            format!("[{}]", m.subscribed_topic_names.join(", ")),
+                            2,
+                        );
+                        let parts = |a: &crate::protocol::ConsumerGroupDescribeAssignment| {
+                            a.topic_partitions
+                                .iter()
+                                .map(|t| format!("{}: {:?}", t.topic_name, t.partitions))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        };
+                        row(&mut r, "assignment", parts(&m.assignment), 2);
+                        row(&mut r, "targetAssignment", parts(&m.target_assignment), 2);
+                    }
                 }
             }
         },

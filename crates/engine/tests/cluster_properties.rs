@@ -145,6 +145,20 @@ fn latest_by_scan(log: &[std::sync::Arc<rebalance_engine::Record>]) -> Vec<u64> 
                 topic_partition.topic.clone(),
                 topic_partition.partition,
             ),
+            // Consumer-group keys (KIP-848): a NUL-prefixed "topic" no real topic has.
+            RecordBody::ConsumerGroupMetadata { group_id, .. } => (false, group_id.clone(), "\0".into(), 1),
+            RecordBody::ConsumerGroupTargetAssignmentMetadata { group_id, .. } => {
+                (false, group_id.clone(), "\0".into(), 2)
+            }
+            RecordBody::ConsumerGroupMemberMetadata {
+                group_id, member_id, ..
+            } => (false, group_id.clone(), format!("\0{member_id}"), 3),
+            RecordBody::ConsumerGroupTargetAssignmentMember {
+                group_id, member_id, ..
+            } => (false, group_id.clone(), format!("\0{member_id}"), 4),
+            RecordBody::ConsumerGroupCurrentMemberAssignment {
+                group_id, member_id, ..
+            } => (false, group_id.clone(), format!("\0{member_id}"), 5),
         };
         last.insert(key, r.offset);
     }

@@ -3,7 +3,7 @@
 //! test that shows the same rule is named in the comment.
 
 use rebalance_engine::coordinator::consumer::*;
-use rebalance_engine::protocol::ConsumerErrorCode;
+use rebalance_engine::protocol::ErrorCode;
 
 /// Partitions from `(topic, [partitions])` pairs.
 fn p(topics: &[(&str, &[i32])]) -> Partitions {
@@ -368,7 +368,7 @@ fn a_member_in_an_unknown_state_is_fenced_until_it_reports_owning_nothing() {
         }
         .build()
         .unwrap_err();
-        assert_eq!(err.error_code(), ConsumerErrorCode::FencedMemberEpoch);
+        assert_eq!(err.error_code(), ErrorCode::FencedMemberEpoch);
         assert!(err
             .to_string()
             .contains("must abandon all its partitions and rejoin"));

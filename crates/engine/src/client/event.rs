@@ -419,14 +419,21 @@ pub enum IgnoreReason {
     },
     /// The request had already timed out or failed.
     GivenUp,
+    /// A consumer-protocol (KIP-848) response, which the classic consumer never asks for.
+    NotClassicProtocol,
 }
 
 impl IgnoreReason {
     /// Every reason.
     pub fn all() -> impl Iterator<Item = Self> {
-        [Self::NoLongerJoining, Self::GenerationLeft, Self::GivenUp]
-            .into_iter()
-            .chain(ALL_ERROR_CODES.map(|error| Self::StaleError { error }))
+        [
+            Self::NoLongerJoining,
+            Self::GenerationLeft,
+            Self::GivenUp,
+            Self::NotClassicProtocol,
+        ]
+        .into_iter()
+        .chain(ALL_ERROR_CODES.map(|error| Self::StaleError { error }))
     }
 }
 
@@ -437,6 +444,9 @@ impl fmt::Display for IgnoreReason {
             Self::GenerationLeft => f.write_str("for a generation the consumer has left"),
             Self::StaleError { error } => write!(f, "{error} concerns a generation already left"),
             Self::GivenUp => f.write_str("the request was already given up on"),
+            Self::NotClassicProtocol => {
+                f.write_str("a consumer-protocol response the classic consumer never asked for")
+            }
         }
     }
 }
@@ -1051,7 +1061,7 @@ mod tests {
             round_trip(ResetReason::all()),
             2 + crate::protocol::Api::ALL.len() * ALL_ERROR_CODES.len()
         );
-        assert_eq!(round_trip(IgnoreReason::all()), 3 + ALL_ERROR_CODES.len());
+        assert_eq!(round_trip(IgnoreReason::all()), 4 + ALL_ERROR_CODES.len());
         // The 21 reactions are 21 different sentences.
         let texts: std::collections::BTreeSet<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();
         assert_eq!(texts.len(), Reaction::ALL.len());

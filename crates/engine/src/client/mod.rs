@@ -868,6 +868,19 @@ impl Consumer {
     }
 
     fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
+        if matches!(
+            response,
+            Response::ConsumerGroupHeartbeat(_) | Response::ConsumerGroupDescribe(_)
+        ) {
+            // The classic consumer never sends these APIs: whatever in-flight request shares the
+            // correlation id is not what this answers.
+            self.events.push_back(ClientEvent::ResponseIgnored {
+                api: response.api(),
+                correlation_id,
+                why: IgnoreReason::NotClassicProtocol,
+            });
+            return;
+        }
         let Some(mut f) = self.in_flight.remove(&correlation_id) else {
             self.events.push_back(ClientEvent::ResponseIgnored {
                 api: response.api(),
@@ -909,6 +922,8 @@ impl Consumer {
             | Response::DescribeGroups(_)
             | Response::ListGroups(_)
             | Response::DeleteGroups(_) => {}
+            // Ignored above, before the in-flight lookup.
+            Response::ConsumerGroupHeartbeat(_) | Response::ConsumerGroupDescribe(_) => {}
         }
     }
 
@@ -937,7 +952,9 @@ impl Consumer {
             | Api::FindCoordinator
             | Api::DescribeGroups
             | Api::ListGroups
-            | Api::DeleteGroups => {
+            | Api::DeleteGroups
+            | Api::ConsumerGroupHeartbeat
+            | Api::ConsumerGroupDescribe => {
                 self.mark_coordinator_unknown(now, &why.to_string());
             }
             Api::OffsetCommit => {

@@ -14,6 +14,7 @@ use crate::protocol::{
 };
 use crate::time::SimTime;
 
+use super::consumer::{ConsumerGroupState, MemberState};
 use super::records::Record;
 use super::timers::{TimerKey, TimerKind};
 
@@ -285,6 +286,140 @@ pub enum EventKind {
         /// The partition.
         partition: i32,
     },
+
+    // ------------------------------------------------------------ consumer groups (KIP-848)
+    /// A member joined a consumer group (Kafka: `"Member {} joins the consumer group using the
+    /// consumer protocol."`).
+    ConsumerMemberJoined {
+        /// The group.
+        group_id: String,
+        /// The member.
+        member_id: String,
+        /// Its `group.instance.id`, if static.
+        instance_id: Option<String>,
+    },
+    /// A static member's new id took over its instance id and assignment (it had left with -2).
+    ConsumerStaticMemberReplaced {
+        /// The group.
+        group_id: String,
+        /// The instance id.
+        instance_id: String,
+        /// The old member id.
+        old_member_id: String,
+        /// The new member id.
+        new_member_id: String,
+    },
+    /// The group epoch was bumped (`"Bumped group epoch to {}"`).
+    ConsumerGroupEpochBumped {
+        /// The group.
+        group_id: String,
+        /// The new group epoch.
+        epoch: i32,
+    },
+    /// A new target assignment was computed.
+    ConsumerTargetAssignmentComputed {
+        /// The group.
+        group_id: String,
+        /// Its epoch (the group epoch).
+        assignment_epoch: i32,
+        /// The server-side assignor that ran.
+        assignor: String,
+        /// Every member's target, by member id.
+        targets: Vec<(String, Vec<TopicPartition>)>,
+    },
+    /// A member's current assignment changed on its heartbeat (`CurrentAssignmentBuilder`).
+    ConsumerMemberReconciled {
+        /// The group.
+        group_id: String,
+        /// The member.
+        member_id: String,
+        /// Its new state.
+        state: MemberState,
+        /// Its member epoch.
+        member_epoch: i32,
+        /// Its assigned partitions.
+        assigned: Vec<TopicPartition>,
+        /// Its partitions pending revocation.
+        pending_revocation: Vec<TopicPartition>,
+    },
+    /// A static member left with epoch -2: it keeps its partitions and instance id.
+    ConsumerStaticMemberLeft {
+        /// The group.
+        group_id: String,
+        /// The member.
+        member_id: String,
+        /// Its instance id.
+        instance_id: String,
+    },
+    /// A member was removed from a consumer group (left with -1, or fenced by a timer).
+    ConsumerMemberFenced {
+        /// The group.
+        group_id: String,
+        /// The member.
+        member_id: String,
+        /// Why.
+        reason: ConsumerFenceReason,
+    },
+    /// A consumer group's derived state changed.
+    ConsumerGroupStateChanged {
+        /// The group.
+        group_id: String,
+        /// Before.
+        from: ConsumerGroupState,
+        /// After.
+        to: ConsumerGroupState,
+    },
+    /// A consumer group was rebuilt from the log (`"Loaded consumer group {} with {} members."`).
+    ConsumerGroupLoaded {
+        /// The group.
+        group_id: String,
+        /// Its group epoch.
+        group_epoch: i32,
+        /// Its target assignment epoch.
+        assignment_epoch: i32,
+        /// Its member count.
+        members: usize,
+    },
+    /// An empty group changed type: a classic group became a consumer group (a
+    /// `ConsumerGroupHeartbeat` join) or the reverse (a classic `JoinGroup`).
+    GroupTypeConverted {
+        /// The group.
+        group_id: String,
+        /// Whether it is now a consumer group.
+        to_consumer: bool,
+    },
+}
+
+/// Why a consumer-group member was removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsumerFenceReason {
+    /// It sent a heartbeat with epoch -1 (a static member leaving for good too).
+    Left,
+    /// Its session expired (`"the member session expired"`).
+    SessionExpired,
+    /// It did not revoke in time (`"it failed to transition from epoch {} within {}ms"`).
+    RebalanceTimeout {
+        /// The epoch it was stuck at.
+        member_epoch: i32,
+        /// Its rebalance timeout.
+        timeout_ms: i32,
+    },
+}
+
+impl fmt::Display for ConsumerFenceReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Left => f.write_str("it left the consumer group"),
+            Self::SessionExpired => f.write_str("the member session expired"),
+            Self::RebalanceTimeout {
+                member_epoch,
+                timeout_ms,
+            } => write!(
+                f,
+                "it failed to transition from epoch {member_epoch} within {timeout_ms}ms"
+            ),
+        }
+    }
 }
 
 /// Why a group changed state (or started a rebalance).
@@ -561,7 +696,54 @@ impl fmt::Display for Request {
             Self::DescribeGroups(r) => write!(f, "DescribeGroups(groups={:?})", r.group_ids),
             Self::ListGroups(r) => write!(f, "ListGroups(states={:?})", r.states_filter),
             Self::DeleteGroups(r) => write!(f, "DeleteGroups(groups={:?})", r.group_ids),
+            Self::ConsumerGroupHeartbeat(r) => {
+                write!(
+                    f,
+                    "ConsumerGroupHeartbeat v{}(group={:?}, member={:?}, epoch={}, instance={}, rack={}, \
+                     rebalance_timeout={}ms, topics=",
+                    r.api_version,
+                    r.group_id,
+                    r.member_id,
+                    r.member_epoch,
+                    Opt(&r.instance_id),
+                    Opt(&r.rack_id),
+                    r.rebalance_timeout_ms
+                )?;
+                match &r.subscribed_topic_names {
+                    Some(t) => write!(f, "[{}]", t.join(", "))?,
+                    None => f.write_str("null")?,
+                }
+                if r.subscribed_topic_regex.is_some() {
+                    write!(f, ", regex={}", Opt(&r.subscribed_topic_regex))?;
+                }
+                write!(f, ", assignor={}, owned=", Opt(&r.server_assignor))?;
+                match &r.topic_partitions {
+                    Some(t) => write!(f, "{}", IdParts(t))?,
+                    None => f.write_str("null")?,
+                }
+                f.write_str(")")
+            }
+            Self::ConsumerGroupDescribe(r) => write!(f, "ConsumerGroupDescribe(groups={:?})", r.group_ids),
         }
+    }
+}
+
+/// Heartbeat topic partitions, `[t: 0 1; u: 2]`.
+struct IdParts<'a>(&'a [crate::protocol::ConsumerGroupHeartbeatTopicPartitions]);
+
+impl fmt::Display for IdParts<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, t) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}:", t.topic_id)?;
+            for p in &t.partitions {
+                write!(f, " {p}")?;
+            }
+        }
+        f.write_str("]")
     }
 }
 
@@ -686,6 +868,60 @@ impl fmt::Display for Response {
                         f.write_str(", ")?;
                     }
                     write!(f, "{:?} {}", g.group_id, g.error_code)?;
+                }
+                f.write_str(")")
+            }
+            Self::ConsumerGroupHeartbeat(r) => {
+                write!(f, "ConsumerGroupHeartbeat({}", r.error_code)?;
+                if let Some(m) = &r.error_message {
+                    write!(f, " {m:?}")?;
+                }
+                if let Some(id) = &r.member_id {
+                    write!(f, ", member={id:?}")?;
+                }
+                write!(
+                    f,
+                    ", epoch={}, interval={}ms",
+                    r.member_epoch, r.heartbeat_interval_ms
+                )?;
+                if let Some(a) = &r.assignment {
+                    write!(f, ", assignment={}", IdParts(&a.topic_partitions))?;
+                }
+                f.write_str(")")
+            }
+            Self::ConsumerGroupDescribe(r) => {
+                f.write_str("ConsumerGroupDescribe(")?;
+                for (i, g) in r.groups.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(
+                        f,
+                        "{:?} {} {} epoch={} assignment_epoch={} assignor={:?} members=[",
+                        g.group_id,
+                        g.error_code,
+                        g.group_state,
+                        g.group_epoch,
+                        g.assignment_epoch,
+                        g.assignor_name
+                    )?;
+                    for (j, m) in g.members.iter().enumerate() {
+                        if j > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{} epoch {} [", m.member_id, m.member_epoch)?;
+                        for (k, t) in m.assignment.topic_partitions.iter().enumerate() {
+                            if k > 0 {
+                                f.write_str("; ")?;
+                            }
+                            write!(f, "{}:", t.topic_name)?;
+                            for p in &t.partitions {
+                                write!(f, " {p}")?;
+                            }
+                        }
+                        f.write_str("]")?;
+                    }
+                    f.write_str("]")?;
                 }
                 f.write_str(")")
             }
@@ -880,6 +1116,62 @@ impl fmt::Display for EventKind {
             }
             Self::PartitionUnloaded { partition } => {
                 write!(f, "__consumer_offsets-{partition}: no longer leader; groups unloaded")
+            }
+            Self::ConsumerMemberJoined { group_id, member_id, instance_id } => write!(
+                f,
+                "group {group_id}: member {member_id} (instance {}) joins the consumer group using the consumer protocol",
+                Opt(instance_id)
+            ),
+            Self::ConsumerStaticMemberReplaced { group_id, instance_id, old_member_id, new_member_id } => write!(
+                f,
+                "group {group_id}: static member {new_member_id} with instance id {instance_id:?} replaces {old_member_id}"
+            ),
+            Self::ConsumerGroupEpochBumped { group_id, epoch } => {
+                write!(f, "group {group_id}: bumped group epoch to {epoch}")
+            }
+            Self::ConsumerTargetAssignmentComputed { group_id, assignment_epoch, assignor, targets } => {
+                write!(f, "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}): ")?;
+                for (i, (m, ps)) in targets.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{m} -> {}", Partitions(ps))?;
+                }
+                Ok(())
+            }
+            Self::ConsumerMemberReconciled { group_id, member_id, state, member_epoch, assigned, pending_revocation } => {
+                write!(
+                    f,
+                    "group {group_id}: member {member_id} {state} at epoch {member_epoch}, assigned {}",
+                    Partitions(assigned)
+                )?;
+                if !pending_revocation.is_empty() {
+                    write!(f, ", must revoke {}", Partitions(pending_revocation))?;
+                }
+                Ok(())
+            }
+            Self::ConsumerStaticMemberLeft { group_id, member_id, instance_id } => write!(
+                f,
+                "group {group_id}: static member {member_id} with instance id {instance_id:?} left temporarily \
+                 (epoch -2), keeping its partitions"
+            ),
+            Self::ConsumerMemberFenced { group_id, member_id, reason } => {
+                write!(f, "group {group_id}: member {member_id} fenced from the group because {reason}")
+            }
+            Self::ConsumerGroupStateChanged { group_id, from, to } => {
+                write!(f, "group {group_id}: consumer group {from} -> {to}")
+            }
+            Self::ConsumerGroupLoaded { group_id, group_epoch, assignment_epoch, members } => write!(
+                f,
+                "group {group_id}: loaded consumer group with {members} member(s), group epoch {group_epoch}, \
+                 assignment epoch {assignment_epoch}"
+            ),
+            Self::GroupTypeConverted { group_id, to_consumer } => {
+                if *to_consumer {
+                    write!(f, "group {group_id}: the empty classic group is now a consumer group")
+                } else {
+                    write!(f, "group {group_id}: converted the empty consumer group to a classic group")
+                }
             }
         }
     }

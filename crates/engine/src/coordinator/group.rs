@@ -246,6 +246,9 @@ pub(crate) struct Group {
     pub(crate) offsets: BTreeMap<TopicPartition, CommittedOffset>,
     pub(crate) next_member_seq: u64,
     pub(crate) next_join_seq: u64,
+    /// Set when this is a consumer group (KIP-848): the classic fields above stay as a new group's
+    /// (Empty, generation 0, no members) and only the offsets are shared.
+    pub(crate) consumer: Option<Box<super::consumer::group::ConsumerGroup>>,
 }
 
 impl Group {
@@ -271,6 +274,7 @@ impl Group {
             offsets: BTreeMap::new(),
             next_member_seq: 1,
             next_join_seq: 0,
+            consumer: None,
         }
     }
 

@@ -31,6 +31,11 @@ struct GroupKeys {
     metadata: Option<u32>,
     /// Topic → partition → key.
     offsets: BTreeMap<String, BTreeMap<i32, u32>>,
+    /// A consumer group's metadata and target-assignment metadata keys.
+    consumer_metadata: Option<u32>,
+    target_metadata: Option<u32>,
+    /// Member → its subscription, target and current-assignment keys.
+    consumer_members: BTreeMap<String, [Option<u32>; 3]>,
 }
 
 impl KeyIds {
@@ -58,8 +63,29 @@ impl KeyIds {
             RecordBody::OffsetTombstone { topic_partition, .. } => {
                 offset_key(keys, &topic_partition.topic, topic_partition.partition, fresh)
             }
+            RecordBody::ConsumerGroupMetadata { .. } => *keys.consumer_metadata.get_or_insert_with(fresh),
+            RecordBody::ConsumerGroupTargetAssignmentMetadata { .. } => {
+                *keys.target_metadata.get_or_insert_with(fresh)
+            }
+            RecordBody::ConsumerGroupMemberMetadata { member_id, .. } => {
+                member_key(keys, member_id, 0, fresh)
+            }
+            RecordBody::ConsumerGroupTargetAssignmentMember { member_id, .. } => {
+                member_key(keys, member_id, 1, fresh)
+            }
+            RecordBody::ConsumerGroupCurrentMemberAssignment { member_id, .. } => {
+                member_key(keys, member_id, 2, fresh)
+            }
         }
     }
+}
+
+fn member_key(keys: &mut GroupKeys, member_id: &str, which: usize, fresh: impl FnOnce() -> u32) -> u32 {
+    let slots = match keys.consumer_members.get_mut(member_id) {
+        Some(s) => s,
+        None => keys.consumer_members.entry(member_id.to_owned()).or_default(),
+    };
+    *slots[which].get_or_insert_with(fresh)
 }
 
 fn offset_key(keys: &mut GroupKeys, topic: &str, partition: i32, fresh: impl FnOnce() -> u32) -> u32 {

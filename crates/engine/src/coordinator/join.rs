@@ -39,6 +39,36 @@ impl Coordinator {
             return;
         }
 
+        // A consumer group (KIP-848): mixed groups and migration are out of scope, so the coordinator
+        // answers as Kafka does with `group.consumer.migration.policy=disabled`.
+        if let Some(g) = self.groups.get_mut(&req.group_id) {
+            if let Some(cg) = &g.consumer {
+                if !cg.members.is_empty() {
+                    let resp = JoinGroupResponse::error(ErrorCode::InconsistentGroupProtocol, req.member_id);
+                    self.io.respond(reply, Response::JoinGroup(resp));
+                    return;
+                }
+                // "Converted the empty consumer group to a classic group."
+                g.consumer = None;
+                let partition = g.partition;
+                for body in [
+                    RecordBody::ConsumerGroupTargetAssignmentMetadata {
+                        group_id: req.group_id.clone(),
+                        assignment_epoch: None,
+                    },
+                    RecordBody::ConsumerGroupMetadata {
+                        group_id: req.group_id.clone(),
+                        value: None,
+                    },
+                ] {
+                    let _ = self.io.append(partition, body);
+                }
+                self.io.emit(EventKind::GroupTypeConverted {
+                    group_id: req.group_id.clone(),
+                    to_consumer: false,
+                });
+            }
+        }
         // A new member may create the group; a known member id cannot (Kafka answers
         // UNKNOWN_MEMBER_ID without creating it).
         let mut created = false;

@@ -126,14 +126,19 @@ impl Coordinator {
         // Nothing from an earlier tenure waits any more.
         self.io.waiting.retain(|(p, _), _| *p != partition);
         let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
+        // The offset of each group's classic metadata record, to tell which type is the newer.
+        let mut classic_at: BTreeMap<String, u64> = BTreeMap::new();
+        let mut consumer = consumer_load::Replay::default();
         let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
         for r in latest {
             match &r.body {
                 RecordBody::GroupMetadata(m) => {
                     metadata.insert(m.group_id.clone(), Some(m.clone()));
+                    classic_at.insert(m.group_id.clone(), r.offset);
                 }
                 RecordBody::GroupTombstone { group_id } => {
                     metadata.insert(group_id.clone(), None);
+                    classic_at.insert(group_id.clone(), r.offset);
                 }
                 RecordBody::OffsetCommit(o) => {
                     let group = match offsets.get_mut(o.group_id.as_str()) {
@@ -152,6 +157,13 @@ impl Coordinator {
                     );
                 }
                 RecordBody::OffsetTombstone { .. } => {}
+                RecordBody::ConsumerGroupMetadata { .. }
+                | RecordBody::ConsumerGroupMemberMetadata { .. }
+                | RecordBody::ConsumerGroupTargetAssignmentMetadata { .. }
+                | RecordBody::ConsumerGroupTargetAssignmentMember { .. }
+                | RecordBody::ConsumerGroupCurrentMemberAssignment { .. } => {
+                    consumer.replay(r);
+                }
             }
         }
         self.io.logs.insert(
@@ -178,10 +190,31 @@ impl Coordinator {
                 .filter(|(_, o)| !o.is_empty())
                 .map(|(id, _)| id.clone()),
         );
+        ids.extend(consumer.live_groups());
         sort(&mut ids);
         ids.dedup();
         for id in ids {
             let mut g = Group::new(id.clone(), partition, now);
+            // A group id is one type or the other: the type whose metadata was written last wins.
+            let consumer_at = consumer.metadata_offset(&id);
+            if consumer_at.is_some_and(|c| classic_at.get(&id).is_none_or(|k| c > *k)) {
+                metadata.remove(&id);
+                let cg = consumer.restore(&id);
+                self.io.emit(EventKind::ConsumerGroupLoaded {
+                    group_id: id.clone(),
+                    group_epoch: cg.group_epoch,
+                    assignment_epoch: cg.assignment_epoch,
+                    members: cg.members.len(),
+                });
+                // §8.7: fresh session timers, and revocation deadlines for members still revoking.
+                for m in cg.members.values() {
+                    super::consumer_heartbeat::schedule_session(&mut self.io, &id, &m.id);
+                    if m.current.state == super::consumer::MemberState::UnrevokedPartitions {
+                        super::consumer_heartbeat::schedule_rebalance(&mut self.io, &id, m);
+                    }
+                }
+                g.consumer = Some(Box::new(cg));
+            }
             if let Some(Some(m)) = metadata.remove(&id) {
                 restore(&mut g, m);
             }
@@ -321,6 +354,118 @@ fn cancel_group_timers(g: &Group, io: &mut Io) {
             group_id: g.id.clone(),
             member_id: member_id.clone(),
         });
+    }
+    if let Some(cg) = &g.consumer {
+        for member_id in cg.members.keys() {
+            io.cancel(super::consumer_heartbeat::session_key(&g.id, member_id));
+            io.cancel(super::consumer_heartbeat::rebalance_key(&g.id, member_id));
+        }
+    }
+}
+
+/// Replaying a consumer group's records (Kafka: the `replay` methods of `GroupMetadataManager` for
+/// the `ConsumerGroup*` records).
+mod consumer_load {
+    use std::collections::BTreeMap;
+
+    use super::super::consumer::group::{ConsumerGroup, ConsumerMember};
+    use super::super::consumer::Partitions;
+    use super::super::records::{
+        ConsumerCurrentAssignmentValue, ConsumerGroupMetadataValue, ConsumerMemberMetadataValue, Record,
+        RecordBody,
+    };
+
+    #[derive(Default)]
+    struct Member {
+        metadata: Option<ConsumerMemberMetadataValue>,
+        target: Option<Partitions>,
+        current: Option<ConsumerCurrentAssignmentValue>,
+    }
+
+    #[derive(Default)]
+    struct Group {
+        /// The latest metadata record's offset and value.
+        metadata: Option<(u64, Option<ConsumerGroupMetadataValue>)>,
+        assignment_epoch: Option<i32>,
+        members: BTreeMap<String, Member>,
+    }
+
+    #[derive(Default)]
+    pub(super) struct Replay {
+        groups: BTreeMap<String, Group>,
+    }
+
+    impl Replay {
+        /// One latest record of a consumer-group key.
+        pub(super) fn replay(&mut self, r: &Record) {
+            let g = self.groups.entry(r.body.group_id().to_owned()).or_default();
+            match &r.body {
+                RecordBody::ConsumerGroupMetadata { value, .. } => {
+                    g.metadata = Some((r.offset, value.clone()))
+                }
+                RecordBody::ConsumerGroupTargetAssignmentMetadata { assignment_epoch, .. } => {
+                    g.assignment_epoch = *assignment_epoch;
+                }
+                RecordBody::ConsumerGroupMemberMetadata { member_id, value, .. } => {
+                    g.members.entry(member_id.clone()).or_default().metadata = value.clone();
+                }
+                RecordBody::ConsumerGroupTargetAssignmentMember {
+                    member_id,
+                    partitions,
+                    ..
+                } => g.members.entry(member_id.clone()).or_default().target = partitions.clone(),
+                RecordBody::ConsumerGroupCurrentMemberAssignment { member_id, value, .. } => {
+                    g.members.entry(member_id.clone()).or_default().current = value.clone();
+                }
+                _ => {}
+            }
+        }
+
+        /// The groups whose consumer metadata is live.
+        pub(super) fn live_groups(&self) -> Vec<String> {
+            self.groups
+                .iter()
+                .filter(|(_, g)| matches!(g.metadata, Some((_, Some(_)))))
+                .map(|(id, _)| id.clone())
+                .collect()
+        }
+
+        /// The offset of the group's live consumer metadata record.
+        pub(super) fn metadata_offset(&self, group_id: &str) -> Option<u64> {
+            match self.groups.get(group_id)?.metadata {
+                Some((o, Some(_))) => Some(o),
+                _ => None,
+            }
+        }
+
+        /// The group as its records leave it: members with a live subscription record, their
+        /// targets and current assignments, the partition epochs rebuilt from those.
+        pub(super) fn restore(&mut self, group_id: &str) -> ConsumerGroup {
+            let g = self.groups.remove(group_id).unwrap_or_default();
+            let mut cg = ConsumerGroup::new();
+            if let Some((_, Some(v))) = g.metadata {
+                cg.group_epoch = v.epoch;
+                cg.metadata_hash = v.metadata_hash;
+                cg.next_member_seq = v.next_member_seq;
+            }
+            cg.assignment_epoch = g.assignment_epoch.unwrap_or(0);
+            cg.metadata_expired = true;
+            for (id, r) in g.members {
+                let Some(metadata) = r.metadata else { continue };
+                let mut m = ConsumerMember::new(id);
+                m.apply_metadata(metadata);
+                m.target = r.target.unwrap_or_default();
+                if let Some(c) = r.current {
+                    m.apply_current(c);
+                }
+                // Records written by this coordinator never conflict; a conflicting one keeps the
+                // owner already loaded (member id order).
+                let _ = cg.partition_epochs.update_member(None, &m.current);
+                cg.put(m);
+            }
+            cg.recount();
+            cg
+        }
     }
 }
 

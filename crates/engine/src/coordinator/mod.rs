@@ -42,6 +42,7 @@ pub mod records;
 pub mod timers;
 
 mod append;
+mod consumer_heartbeat;
 mod delete;
 mod describe;
 mod find;
@@ -102,6 +103,12 @@ pub struct CoordinatorConfig {
     pub offsets_retention_check_interval_ms: u64,
     /// `offset.metadata.max.bytes` (4096).
     pub offset_metadata_max_bytes: usize,
+    /// `group.consumer.session.timeout.ms` (45000).
+    pub group_consumer_session_timeout_ms: u64,
+    /// `group.consumer.heartbeat.interval.ms` (5000).
+    pub group_consumer_heartbeat_interval_ms: i32,
+    /// `group.consumer.max.size` (`Integer.MAX_VALUE`).
+    pub group_consumer_max_size: usize,
 }
 
 impl Default for CoordinatorConfig {
@@ -117,6 +124,9 @@ impl Default for CoordinatorConfig {
             offsets_retention_ms: 7 * 24 * 60 * 60 * 1000,
             offsets_retention_check_interval_ms: 600_000,
             offset_metadata_max_bytes: 4096,
+            group_consumer_session_timeout_ms: 45_000,
+            group_consumer_heartbeat_interval_ms: 5_000,
+            group_consumer_max_size: i32::MAX as usize,
         }
     }
 }
@@ -276,6 +286,9 @@ pub struct Coordinator {
     active: bool,
     /// Leaders of `__consumer_offsets` partitions that this broker knows about (for FindCoordinator).
     partition_leaders: BTreeMap<i32, NodeId>,
+    /// The metadata image consumer groups are assigned from: topic → partition count
+    /// ([`Coordinator::set_topic_metadata`]). A topic's id is its name.
+    topics: BTreeMap<String, i32>,
 }
 
 impl Coordinator {
@@ -297,7 +310,20 @@ impl Coordinator {
             },
             active: true,
             partition_leaders: BTreeMap::new(),
+            topics: BTreeMap::new(),
         }
+    }
+
+    /// The broker's metadata image for consumer groups (KIP-848): topic → partition count. The
+    /// classic protocol never reads it. A change to a subscribed topic bumps the group epoch on the
+    /// group's next heartbeat (reference §8.5).
+    pub fn set_topic_metadata(&mut self, topics: BTreeMap<String, i32>) {
+        self.topics = topics;
+    }
+
+    /// The metadata image ([`Coordinator::set_topic_metadata`]).
+    pub fn topic_metadata(&self) -> &BTreeMap<String, i32> {
+        &self.topics
     }
 
     /// The configuration.
@@ -368,6 +394,11 @@ impl Coordinator {
                 let resp = self.delete_groups(r);
                 self.io.respond(reply, Response::DeleteGroups(resp));
             }
+            Request::ConsumerGroupHeartbeat(r) => self.consumer_group_heartbeat(reply, r),
+            Request::ConsumerGroupDescribe(r) => {
+                let resp = self.consumer_group_describe_response(r);
+                self.io.respond(reply, Response::ConsumerGroupDescribe(resp));
+            }
         }
         if logged {
             self.io.events[pos].kind = EventKind::RequestReceived {
@@ -412,6 +443,14 @@ impl Coordinator {
                 }
             }
             TimerKey::OffsetExpiration { partition } => self.expire_offsets(partition),
+            TimerKey::ConsumerSession { group_id, member_id } => {
+                self.expire_consumer_session(&group_id, &member_id)
+            }
+            TimerKey::ConsumerRebalance { group_id, member_id } => {
+                if let TimerKind::ConsumerRebalanceTimeout { member_epoch } = timer.kind {
+                    self.expire_consumer_rebalance(&group_id, &member_id, member_epoch);
+                }
+            }
         }
     }
 

@@ -182,6 +182,29 @@ impl Coordinator {
                 self.remove_group(&id);
                 continue;
             }
+            if let Some(cg) = &g.consumer {
+                // A consumer group's offsets expire only once it is empty (Kafka also expires
+                // those of topics no member subscribes to: not modelled).
+                if !cg.members.is_empty() {
+                    continue;
+                }
+                if cleanup_expired_offsets(g, &mut self.io) {
+                    for body in [
+                        RecordBody::ConsumerGroupTargetAssignmentMetadata {
+                            group_id: id.clone(),
+                            assignment_epoch: None,
+                        },
+                        RecordBody::ConsumerGroupMetadata {
+                            group_id: id.clone(),
+                            value: None,
+                        },
+                    ] {
+                        let _ = self.io.append(partition, body);
+                    }
+                    self.remove_group(&id);
+                }
+                continue;
+            }
             let all_expired = cleanup_expired_offsets(g, &mut self.io);
             if all_expired && g.is(GroupState::Empty) {
                 // No offsets and no members left: the group is deleted.
@@ -197,6 +220,22 @@ impl Coordinator {
 
 /// Kafka: `ClassicGroup.validateOffsetCommit` (non-transactional).
 fn validate_offset_commit(g: &Group, req: &OffsetCommitRequest) -> Option<ErrorCode> {
+    if let Some(cg) = &g.consumer {
+        // Kafka: `ConsumerGroup.validateOffsetCommit` (reference §9), non-transactional.
+        if req.generation_id < 0 && cg.members.is_empty() {
+            return None;
+        }
+        let Some(m) = cg.members.get(&req.member_id) else {
+            return Some(ErrorCode::UnknownMemberId);
+        };
+        if req.api_version < 9 {
+            return Some(ErrorCode::UnsupportedVersion);
+        }
+        if req.generation_id != m.current.member_epoch {
+            return Some(ErrorCode::StaleMemberEpoch);
+        }
+        return None;
+    }
     if g.is(GroupState::Dead) {
         return Some(ErrorCode::CoordinatorNotAvailable);
     }

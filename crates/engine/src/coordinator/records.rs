@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::consumer::{MemberState, Partitions};
 use crate::protocol::{ConsumerAssignment, ConsumerSubscription, TopicPartition};
 use crate::time::SimTime;
 
@@ -42,6 +43,101 @@ pub enum RecordBody {
         /// The partition whose offset is gone.
         topic_partition: TopicPartition,
     },
+    // ---- Consumer groups (KIP-848). Each is one of Kafka's keys with its value, `None` being the
+    // ---- tombstone.
+    /// A consumer group's epoch (Kafka: `ConsumerGroupMetadataKey`/`Value`); `None` deletes the
+    /// consumer group.
+    ConsumerGroupMetadata {
+        /// The group id.
+        group_id: String,
+        /// The value, or `None` (tombstone).
+        value: Option<ConsumerGroupMetadataValue>,
+    },
+    /// A member's subscription and settings (`ConsumerGroupMemberMetadataKey`/`Value`).
+    ConsumerGroupMemberMetadata {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+        /// The value, or `None` (the member is gone).
+        value: Option<ConsumerMemberMetadataValue>,
+    },
+    /// The epoch of the group's target assignment (`ConsumerGroupTargetAssignmentMetadataKey`/`Value`).
+    ConsumerGroupTargetAssignmentMetadata {
+        /// The group id.
+        group_id: String,
+        /// The target assignment epoch, or `None` (tombstone).
+        assignment_epoch: Option<i32>,
+    },
+    /// One member's target assignment (`ConsumerGroupTargetAssignmentMemberKey`/`Value`).
+    ConsumerGroupTargetAssignmentMember {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+        /// The target partitions (topic names: the playground's topic ids are their names), or
+        /// `None` (the member is gone).
+        partitions: Option<Partitions>,
+    },
+    /// One member's current assignment and reconciliation state
+    /// (`ConsumerGroupCurrentMemberAssignmentKey`/`Value`).
+    ConsumerGroupCurrentMemberAssignment {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+        /// The value, or `None` (the member is gone).
+        value: Option<ConsumerCurrentAssignmentValue>,
+    },
+}
+
+/// The value of [`RecordBody::ConsumerGroupMetadata`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerGroupMetadataValue {
+    /// The group epoch.
+    pub epoch: i32,
+    /// The hash of the subscribed topics' metadata (Kafka 4.1: `MetadataHash`; here a 64-bit FNV-1a
+    /// of each subscribed topic's name and partition count, in name order).
+    pub metadata_hash: u64,
+    /// The next member-id sequence number for ids the coordinator generates (v0 joins). Not in Kafka,
+    /// whose generated ids are UUIDs.
+    pub next_member_seq: u64,
+}
+
+/// The value of [`RecordBody::ConsumerGroupMemberMetadata`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerMemberMetadataValue {
+    /// `group.instance.id`, if static.
+    pub instance_id: Option<String>,
+    /// `client.rack`, if given.
+    pub rack_id: Option<String>,
+    /// The client id.
+    pub client_id: String,
+    /// The client host.
+    pub client_host: String,
+    /// The subscribed topic names.
+    pub subscribed_topic_names: Vec<String>,
+    /// The subscribed regex, if any.
+    pub subscribed_topic_regex: Option<String>,
+    /// The preferred server assignor, if any.
+    pub server_assignor: Option<String>,
+    /// The rebalance timeout.
+    pub rebalance_timeout_ms: i32,
+}
+
+/// The value of [`RecordBody::ConsumerGroupCurrentMemberAssignment`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerCurrentAssignmentValue {
+    /// The member epoch.
+    pub member_epoch: i32,
+    /// The previous member epoch.
+    pub previous_member_epoch: i32,
+    /// `MemberState::value()` (0, 1, 2; an unknown value reads back as `UNKNOWN`).
+    pub state: i8,
+    /// The assigned partitions.
+    pub assigned_partitions: Partitions,
+    /// The partitions pending revocation.
+    pub partitions_pending_revocation: Partitions,
 }
 
 impl RecordBody {
@@ -51,7 +147,32 @@ impl RecordBody {
             Self::GroupMetadata(r) => &r.group_id,
             Self::GroupTombstone { group_id } | Self::OffsetTombstone { group_id, .. } => group_id,
             Self::OffsetCommit(r) => &r.group_id,
+            Self::ConsumerGroupMetadata { group_id, .. }
+            | Self::ConsumerGroupMemberMetadata { group_id, .. }
+            | Self::ConsumerGroupTargetAssignmentMetadata { group_id, .. }
+            | Self::ConsumerGroupTargetAssignmentMember { group_id, .. }
+            | Self::ConsumerGroupCurrentMemberAssignment { group_id, .. } => group_id,
         }
+    }
+}
+
+/// `t-0, t-1` style for a consumer assignment.
+struct Parts<'a>(&'a Partitions);
+
+impl fmt::Display for Parts<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        let mut first = true;
+        for (t, ps) in self.0 {
+            for p in ps {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                first = false;
+                write!(f, "{t}-{p}")?;
+            }
+        }
+        f.write_str("]")
     }
 }
 
@@ -168,6 +289,74 @@ impl fmt::Display for RecordBody {
             } => {
                 write!(f, "offset tombstone for {group_id}: {topic_partition}")
             }
+            Self::ConsumerGroupMetadata { group_id, value } => match value {
+                Some(v) => write!(f, "consumer group metadata for {group_id}: epoch {}", v.epoch),
+                None => write!(f, "consumer group metadata tombstone for {group_id}"),
+            },
+            Self::ConsumerGroupMemberMetadata {
+                group_id,
+                member_id,
+                value,
+            } => match value {
+                Some(v) => {
+                    write!(
+                        f,
+                        "member metadata for {group_id}/{member_id}: topics [{}]",
+                        v.subscribed_topic_names.join(", ")
+                    )?;
+                    if let Some(r) = &v.subscribed_topic_regex {
+                        write!(f, ", regex {r:?}")?;
+                    }
+                    if let Some(i) = &v.instance_id {
+                        write!(f, ", instance {i:?}")?;
+                    }
+                    if let Some(a) = &v.server_assignor {
+                        write!(f, ", assignor {a}")?;
+                    }
+                    write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)
+                }
+                None => write!(f, "member metadata tombstone for {group_id}/{member_id}"),
+            },
+            Self::ConsumerGroupTargetAssignmentMetadata {
+                group_id,
+                assignment_epoch,
+            } => match assignment_epoch {
+                Some(e) => write!(f, "target assignment metadata for {group_id}: epoch {e}"),
+                None => write!(f, "target assignment metadata tombstone for {group_id}"),
+            },
+            Self::ConsumerGroupTargetAssignmentMember {
+                group_id,
+                member_id,
+                partitions,
+            } => match partitions {
+                Some(p) => write!(f, "target assignment for {group_id}/{member_id}: {}", Parts(p)),
+                None => write!(f, "target assignment tombstone for {group_id}/{member_id}"),
+            },
+            Self::ConsumerGroupCurrentMemberAssignment {
+                group_id,
+                member_id,
+                value,
+            } => match value {
+                Some(v) => {
+                    write!(
+                        f,
+                        "current assignment for {group_id}/{member_id}: epoch {} (previous {}), {}, assigned {}",
+                        v.member_epoch,
+                        v.previous_member_epoch,
+                        MemberState::from_value(v.state),
+                        Parts(&v.assigned_partitions)
+                    )?;
+                    if !v.partitions_pending_revocation.is_empty() {
+                        write!(
+                            f,
+                            ", pending revocation {}",
+                            Parts(&v.partitions_pending_revocation)
+                        )?;
+                    }
+                    Ok(())
+                }
+                None => write!(f, "current assignment tombstone for {group_id}/{member_id}"),
+            },
         }
     }
 }

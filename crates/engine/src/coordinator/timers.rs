@@ -37,6 +37,20 @@ pub enum TimerKey {
         /// The partition.
         partition: i32,
     },
+    /// A consumer-group member's session (KIP-848): `session-timeout-<group>-<member>`.
+    ConsumerSession {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+    },
+    /// A consumer-group member's revocation deadline (KIP-848): `rebalance-timeout-<group>-<member>`.
+    ConsumerRebalance {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+    },
 }
 
 impl TimerKey {
@@ -47,6 +61,9 @@ impl TimerKey {
                 Some(group_id)
             }
             Self::OffsetExpiration { .. } => None,
+            Self::ConsumerSession { group_id, .. } | Self::ConsumerRebalance { group_id, .. } => {
+                Some(group_id)
+            }
         }
     }
 }
@@ -58,6 +75,12 @@ impl fmt::Display for TimerKey {
             Self::Join { group_id } => write!(f, "join-{group_id}"),
             Self::Sync { group_id } => write!(f, "sync-{group_id}"),
             Self::OffsetExpiration { partition } => write!(f, "offset-expiration-{partition}"),
+            Self::ConsumerSession { group_id, member_id } => {
+                write!(f, "session-timeout-{group_id}-{member_id}")
+            }
+            Self::ConsumerRebalance { group_id, member_id } => {
+                write!(f, "rebalance-timeout-{group_id}-{member_id}")
+            }
         }
     }
 }
@@ -87,6 +110,14 @@ pub enum TimerKind {
     },
     /// `offsets.retention.check.interval.ms`.
     OffsetExpirationCheck,
+    /// A consumer-group member's `group.consumer.session.timeout.ms`.
+    ConsumerSession,
+    /// A consumer-group member's rebalance timeout, armed when it entered `UNREVOKED_PARTITIONS`:
+    /// it fences the member if it is still at that epoch.
+    ConsumerRebalanceTimeout {
+        /// The member epoch captured when the timer was set.
+        member_epoch: i32,
+    },
 }
 
 impl fmt::Display for TimerKind {
@@ -109,6 +140,10 @@ impl fmt::Display for TimerKind {
                 write!(f, "pending-sync timeout (generation {generation_id})")
             }
             Self::OffsetExpirationCheck => f.write_str("offset expiration check"),
+            Self::ConsumerSession => f.write_str("consumer session timeout"),
+            Self::ConsumerRebalanceTimeout { member_epoch } => {
+                write!(f, "revocation deadline (member epoch {member_epoch})")
+            }
         }
     }
 }

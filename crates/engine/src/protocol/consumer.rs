@@ -14,13 +14,11 @@
 //! Nullable fields are `Option`s exactly where Kafka's schema says `nullableVersions`; "unchanged"
 //! integers keep Kafka's sentinel (`RebalanceTimeoutMs = -1`).
 //!
-//! The error codes these APIs add are in [`ConsumerErrorCode`] (see there why they are not yet in
-//! [`ErrorCode`]).
+//! The error codes these APIs add are variants of [`ErrorCode`] ([`CONSUMER_ONLY_ERROR_CODES`]).
 
 use std::fmt;
 
-use serde::de::{self, IntoDeserializer};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::ErrorCode;
 
@@ -54,157 +52,19 @@ pub const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 // Error codes
 // ------------------------------------------------------------------------------------------------
 
-/// An error code of the consumer protocol's APIs: one the classic protocol already models, or one of
-/// the codes only these APIs use, with Kafka's numbers and names
-/// (`org.apache.kafka.common.protocol.Errors`).
-///
-/// Kafka has a single `Errors` enum. These codes belong in [`ErrorCode`], and will move there when
-/// the playground's UI learns them: `src/explain.rs` matches every `ErrorCode` exhaustively, so a new
-/// variant does not compile until it has an explanation. Serialized, a code is its variant name
-/// either way (`"FencedMemberEpoch"`, `"UnknownMemberId"`), so moving them changes no trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ConsumerErrorCode {
-    /// A code [`ErrorCode`] already has (`NONE`, `NOT_COORDINATOR`, `UNKNOWN_MEMBER_ID`,
-    /// `GROUP_ID_NOT_FOUND`, `GROUP_MAX_SIZE_REACHED`, `FENCED_INSTANCE_ID`, ...).
-    Classic(ErrorCode),
-    /// 29: a subscribed topic may not be described by the caller.
-    TopicAuthorizationFailed,
-    /// 35: the API is not enabled (`group.coordinator.rebalance.protocols` lacks `consumer`), or an
-    /// OffsetCommit below v9 from a consumer-protocol member.
-    UnsupportedVersion,
-    /// 42: the request failed validation (`"MemberId can't be empty."`, ...).
-    InvalidRequest,
-    /// 110: the member epoch is not the member's (or the member's state is unknown): abandon all
-    /// partitions and rejoin.
-    FencedMemberEpoch,
-    /// 111: a static member joins while the old member with its instance id has not left with epoch -2.
-    UnreleasedInstanceId,
-    /// 112: the `ServerAssignor` is not one of `group.consumer.assignors`.
-    UnsupportedAssignor,
-    /// 113: an offset commit carries an epoch other than the member's.
-    StaleMemberEpoch,
-    /// 128: `SubscribedTopicRegex` does not compile (v1+).
-    InvalidRegularExpression,
-}
-
-/// Every code only the consumer protocol uses, in numeric order.
-pub const CONSUMER_ONLY_ERROR_CODES: [ConsumerErrorCode; 8] = [
-    ConsumerErrorCode::TopicAuthorizationFailed,
-    ConsumerErrorCode::UnsupportedVersion,
-    ConsumerErrorCode::InvalidRequest,
-    ConsumerErrorCode::FencedMemberEpoch,
-    ConsumerErrorCode::UnreleasedInstanceId,
-    ConsumerErrorCode::UnsupportedAssignor,
-    ConsumerErrorCode::StaleMemberEpoch,
-    ConsumerErrorCode::InvalidRegularExpression,
+/// The codes only the consumer protocol's APIs use, in numeric order. They are variants of
+/// [`ErrorCode`] (phase 1 kept them apart in a `ConsumerErrorCode` wrapper; the serialized names,
+/// the variant names, are the same).
+pub const CONSUMER_ONLY_ERROR_CODES: [ErrorCode; 8] = [
+    ErrorCode::TopicAuthorizationFailed,
+    ErrorCode::UnsupportedVersion,
+    ErrorCode::InvalidRequest,
+    ErrorCode::FencedMemberEpoch,
+    ErrorCode::UnreleasedInstanceId,
+    ErrorCode::UnsupportedAssignor,
+    ErrorCode::StaleMemberEpoch,
+    ErrorCode::InvalidRegularExpression,
 ];
-
-impl ConsumerErrorCode {
-    /// `NONE`.
-    pub const NONE: Self = Self::Classic(ErrorCode::None);
-
-    /// Kafka's numeric code.
-    pub const fn code(self) -> i16 {
-        match self {
-            Self::Classic(e) => e.code(),
-            Self::TopicAuthorizationFailed => 29,
-            Self::UnsupportedVersion => 35,
-            Self::InvalidRequest => 42,
-            Self::FencedMemberEpoch => 110,
-            Self::UnreleasedInstanceId => 111,
-            Self::UnsupportedAssignor => 112,
-            Self::StaleMemberEpoch => 113,
-            Self::InvalidRegularExpression => 128,
-        }
-    }
-
-    /// Kafka's name, e.g. `FENCED_MEMBER_EPOCH`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Classic(e) => e.name(),
-            Self::TopicAuthorizationFailed => "TOPIC_AUTHORIZATION_FAILED",
-            Self::UnsupportedVersion => "UNSUPPORTED_VERSION",
-            Self::InvalidRequest => "INVALID_REQUEST",
-            Self::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
-            Self::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
-            Self::UnsupportedAssignor => "UNSUPPORTED_ASSIGNOR",
-            Self::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
-            Self::InvalidRegularExpression => "INVALID_REGULAR_EXPRESSION",
-        }
-    }
-
-    /// The serialized name: the variant's (and for a classic code, [`ErrorCode`]'s variant's).
-    const fn variant_name(self) -> Option<&'static str> {
-        match self {
-            Self::Classic(_) => None,
-            Self::TopicAuthorizationFailed => Some("TopicAuthorizationFailed"),
-            Self::UnsupportedVersion => Some("UnsupportedVersion"),
-            Self::InvalidRequest => Some("InvalidRequest"),
-            Self::FencedMemberEpoch => Some("FencedMemberEpoch"),
-            Self::UnreleasedInstanceId => Some("UnreleasedInstanceId"),
-            Self::UnsupportedAssignor => Some("UnsupportedAssignor"),
-            Self::StaleMemberEpoch => Some("StaleMemberEpoch"),
-            Self::InvalidRegularExpression => Some("InvalidRegularExpression"),
-        }
-    }
-
-    /// The error code with Kafka's numeric `code`, if it is one of those modelled.
-    pub fn from_code(code: i16) -> Option<Self> {
-        ErrorCode::from_code(code)
-            .map(Self::Classic)
-            .or_else(|| CONSUMER_ONLY_ERROR_CODES.into_iter().find(|e| e.code() == code))
-    }
-
-    /// Whether this is `NONE`.
-    pub const fn is_none(self) -> bool {
-        matches!(self, Self::Classic(ErrorCode::None))
-    }
-}
-
-impl From<ErrorCode> for ConsumerErrorCode {
-    fn from(e: ErrorCode) -> Self {
-        Self::Classic(e)
-    }
-}
-
-impl Default for ConsumerErrorCode {
-    fn default() -> Self {
-        Self::NONE
-    }
-}
-
-impl fmt::Display for ConsumerErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Serialize for ConsumerErrorCode {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match (self, self.variant_name()) {
-            (Self::Classic(e), _) => e.serialize(serializer),
-            (_, Some(name)) => serializer.serialize_str(name),
-            (_, None) => unreachable!("only classic codes have no variant name of their own"),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ConsumerErrorCode {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        if let Some(own) = CONSUMER_ONLY_ERROR_CODES
-            .into_iter()
-            .find(|e| e.variant_name() == Some(name.as_str()))
-        {
-            return Ok(own);
-        }
-        let classic: Result<ErrorCode, de::value::Error> =
-            ErrorCode::deserialize(name.as_str().into_deserializer());
-        classic
-            .map(Self::Classic)
-            .map_err(|_| de::Error::custom(format_args!("unknown error code `{name}`")))
-    }
-}
 
 // ------------------------------------------------------------------------------------------------
 // Shared pieces
@@ -328,7 +188,7 @@ pub struct ConsumerGroupHeartbeatAssignment {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsumerGroupHeartbeatResponse {
     /// The error, or `NONE`. On error only the error fields are meaningful.
-    pub error_code: ConsumerErrorCode,
+    pub error_code: ErrorCode,
     /// The error message, or `None`.
     pub error_message: Option<String>,
     /// The member id (v0: the one the coordinator generated on join); `None` on error.
@@ -347,9 +207,9 @@ pub struct ConsumerGroupHeartbeatResponse {
 impl ConsumerGroupHeartbeatResponse {
     /// An error response: no member id, epoch 0, interval 0, no assignment (what Kafka's
     /// `ConsumerGroupHeartbeatResponseData` holds when only the error fields are set).
-    pub fn error(error_code: impl Into<ConsumerErrorCode>, error_message: impl Into<String>) -> Self {
+    pub fn error(error_code: ErrorCode, error_message: impl Into<String>) -> Self {
         Self {
-            error_code: error_code.into(),
+            error_code,
             error_message: Some(error_message.into()),
             member_id: None,
             member_epoch: 0,
@@ -435,7 +295,7 @@ pub struct ConsumerGroupDescribedMember {
 pub struct ConsumerGroupDescribedGroup {
     /// The error, or `NONE` (`GROUP_ID_NOT_FOUND` for an unknown group or one that is not a consumer
     /// group).
-    pub error_code: ConsumerErrorCode,
+    pub error_code: ErrorCode,
     /// The error message, or `None`.
     pub error_message: Option<String>,
     /// The group id.
@@ -458,11 +318,11 @@ impl ConsumerGroupDescribedGroup {
     /// An error entry: the group id and the error, every other field at Kafka's default.
     pub fn error(
         group_id: impl Into<String>,
-        error_code: impl Into<ConsumerErrorCode>,
+        error_code: ErrorCode,
         error_message: impl Into<String>,
     ) -> Self {
         Self {
-            error_code: error_code.into(),
+            error_code,
             error_message: Some(error_message.into()),
             group_id: group_id.into(),
             group_state: String::new(),
@@ -488,28 +348,21 @@ mod tests {
 
     #[test]
     fn consumer_error_codes_have_kafkas_numbers_and_names() {
-        assert_eq!(ConsumerErrorCode::FencedMemberEpoch.code(), 110);
-        assert_eq!(ConsumerErrorCode::UnreleasedInstanceId.code(), 111);
-        assert_eq!(ConsumerErrorCode::UnsupportedAssignor.code(), 112);
-        assert_eq!(ConsumerErrorCode::StaleMemberEpoch.code(), 113);
-        assert_eq!(ConsumerErrorCode::InvalidRequest.code(), 42);
+        assert_eq!(ErrorCode::FencedMemberEpoch.code(), 110);
+        assert_eq!(ErrorCode::UnreleasedInstanceId.code(), 111);
+        assert_eq!(ErrorCode::UnsupportedAssignor.code(), 112);
+        assert_eq!(ErrorCode::StaleMemberEpoch.code(), 113);
+        assert_eq!(ErrorCode::InvalidRequest.code(), 42);
         assert_eq!(
-            ConsumerErrorCode::InvalidRegularExpression.name(),
+            ErrorCode::InvalidRegularExpression.name(),
             "INVALID_REGULAR_EXPRESSION"
         );
-        assert_eq!(ConsumerErrorCode::from(ErrorCode::GroupMaxSizeReached).code(), 81);
         for e in CONSUMER_ONLY_ERROR_CODES {
-            assert_eq!(ConsumerErrorCode::from_code(e.code()), Some(e));
-            assert_eq!(ErrorCode::from_code(e.code()), None, "{e} is not a classic code");
+            assert_eq!(ErrorCode::from_code(e.code()), Some(e));
         }
         assert!(CONSUMER_ONLY_ERROR_CODES
             .windows(2)
             .all(|w| w[0].code() < w[1].code()));
-        assert_eq!(
-            ConsumerErrorCode::from_code(25),
-            Some(ConsumerErrorCode::Classic(ErrorCode::UnknownMemberId))
-        );
-        assert!(ConsumerErrorCode::default().is_none());
     }
 
     #[test]

@@ -64,8 +64,8 @@ pub const OFFSET_COMMIT_LATEST_VERSION: i16 = 9;
 // Error codes
 // ------------------------------------------------------------------------------------------------
 
-/// Kafka's error codes that the classic group protocol uses, with Kafka's numbers and names
-/// (`org.apache.kafka.common.protocol.Errors`).
+/// Kafka's error codes that the group protocols use (classic, then the consumer protocol's own at
+/// the end), with Kafka's numbers and names (`org.apache.kafka.common.protocol.Errors`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ErrorCode {
     /// 0: success.
@@ -122,6 +122,26 @@ pub enum ErrorCode {
     FencedInstanceId,
     /// 88: a transactional offset commit is pending for the partition.
     UnstableOffsetCommit,
+    // ---- The consumer protocol's own codes (KIP-848); serialized by variant name, as when they
+    // ---- were `ConsumerErrorCode`'s.
+    /// 29: a subscribed topic may not be described by the caller.
+    TopicAuthorizationFailed,
+    /// 35: the API is not enabled (`group.coordinator.rebalance.protocols` lacks `consumer`), or an
+    /// OffsetCommit below v9 from a consumer-protocol member.
+    UnsupportedVersion,
+    /// 42: the request failed validation (`"MemberId can't be empty."`, ...).
+    InvalidRequest,
+    /// 110: the member epoch is not the member's (or the member's state is unknown): abandon all
+    /// partitions and rejoin.
+    FencedMemberEpoch,
+    /// 111: a static member joins while the old member with its instance id has not left with epoch -2.
+    UnreleasedInstanceId,
+    /// 112: the `ServerAssignor` is not one of `group.consumer.assignors`.
+    UnsupportedAssignor,
+    /// 113: an offset commit carries an epoch other than the member's.
+    StaleMemberEpoch,
+    /// 128: `SubscribedTopicRegex` does not compile (v1+).
+    InvalidRegularExpression,
 }
 
 impl ErrorCode {
@@ -155,6 +175,14 @@ impl ErrorCode {
             Self::GroupMaxSizeReached => 81,
             Self::FencedInstanceId => 82,
             Self::UnstableOffsetCommit => 88,
+            Self::TopicAuthorizationFailed => 29,
+            Self::UnsupportedVersion => 35,
+            Self::InvalidRequest => 42,
+            Self::FencedMemberEpoch => 110,
+            Self::UnreleasedInstanceId => 111,
+            Self::UnsupportedAssignor => 112,
+            Self::StaleMemberEpoch => 113,
+            Self::InvalidRegularExpression => 128,
         }
     }
 
@@ -188,6 +216,14 @@ impl ErrorCode {
             Self::GroupMaxSizeReached => "GROUP_MAX_SIZE_REACHED",
             Self::FencedInstanceId => "FENCED_INSTANCE_ID",
             Self::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
+            Self::TopicAuthorizationFailed => "TOPIC_AUTHORIZATION_FAILED",
+            Self::UnsupportedVersion => "UNSUPPORTED_VERSION",
+            Self::InvalidRequest => "INVALID_REQUEST",
+            Self::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
+            Self::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+            Self::UnsupportedAssignor => "UNSUPPORTED_ASSIGNOR",
+            Self::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
+            Self::InvalidRegularExpression => "INVALID_REGULAR_EXPRESSION",
         }
     }
 
@@ -218,7 +254,7 @@ impl ErrorCode {
 }
 
 /// Every modelled error code, in numeric order.
-pub const ALL_ERROR_CODES: [ErrorCode; 27] = [
+pub const ALL_ERROR_CODES: [ErrorCode; 35] = [
     ErrorCode::UnknownServerError,
     ErrorCode::None,
     ErrorCode::UnknownTopicOrPartition,
@@ -238,7 +274,10 @@ pub const ALL_ERROR_CODES: [ErrorCode; 27] = [
     ErrorCode::UnknownMemberId,
     ErrorCode::InvalidSessionTimeout,
     ErrorCode::RebalanceInProgress,
+    ErrorCode::TopicAuthorizationFailed,
     ErrorCode::GroupAuthorizationFailed,
+    ErrorCode::UnsupportedVersion,
+    ErrorCode::InvalidRequest,
     ErrorCode::KafkaStorageError,
     ErrorCode::NonEmptyGroup,
     ErrorCode::GroupIdNotFound,
@@ -246,6 +285,11 @@ pub const ALL_ERROR_CODES: [ErrorCode; 27] = [
     ErrorCode::GroupMaxSizeReached,
     ErrorCode::FencedInstanceId,
     ErrorCode::UnstableOffsetCommit,
+    ErrorCode::FencedMemberEpoch,
+    ErrorCode::UnreleasedInstanceId,
+    ErrorCode::UnsupportedAssignor,
+    ErrorCode::StaleMemberEpoch,
+    ErrorCode::InvalidRegularExpression,
 ];
 
 impl fmt::Display for ErrorCode {
@@ -904,11 +948,15 @@ pub enum Api {
     ListGroups,
     /// DeleteGroups (admin).
     DeleteGroups,
+    /// ConsumerGroupHeartbeat (API 68, KIP-848): join, heartbeat, reconcile and leave in one API.
+    ConsumerGroupHeartbeat,
+    /// ConsumerGroupDescribe (API 69, KIP-848).
+    ConsumerGroupDescribe,
 }
 
 impl Api {
     /// Every API, in the order above.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 12] = [
         Self::FindCoordinator,
         Self::JoinGroup,
         Self::SyncGroup,
@@ -919,6 +967,8 @@ impl Api {
         Self::DescribeGroups,
         Self::ListGroups,
         Self::DeleteGroups,
+        Self::ConsumerGroupHeartbeat,
+        Self::ConsumerGroupDescribe,
     ];
 
     /// Kafka's name, e.g. `JoinGroup`.
@@ -934,6 +984,8 @@ impl Api {
             Self::DescribeGroups => "DescribeGroups",
             Self::ListGroups => "ListGroups",
             Self::DeleteGroups => "DeleteGroups",
+            Self::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
+            Self::ConsumerGroupDescribe => "ConsumerGroupDescribe",
         }
     }
 }
@@ -967,6 +1019,10 @@ pub enum Request {
     ListGroups(ListGroupsRequest),
     /// DeleteGroups.
     DeleteGroups(DeleteGroupsRequest),
+    /// ConsumerGroupHeartbeat (KIP-848); boxed, being the largest request (serialized the same).
+    ConsumerGroupHeartbeat(Box<ConsumerGroupHeartbeatRequest>),
+    /// ConsumerGroupDescribe (KIP-848).
+    ConsumerGroupDescribe(ConsumerGroupDescribeRequest),
 }
 
 impl Request {
@@ -983,6 +1039,8 @@ impl Request {
             Self::DescribeGroups(_) => Api::DescribeGroups,
             Self::ListGroups(_) => Api::ListGroups,
             Self::DeleteGroups(_) => Api::DeleteGroups,
+            Self::ConsumerGroupHeartbeat(_) => Api::ConsumerGroupHeartbeat,
+            Self::ConsumerGroupDescribe(_) => Api::ConsumerGroupDescribe,
         }
     }
 
@@ -1015,6 +1073,10 @@ pub enum Response {
     ListGroups(ListGroupsResponse),
     /// DeleteGroups.
     DeleteGroups(DeleteGroupsResponse),
+    /// ConsumerGroupHeartbeat (KIP-848).
+    ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
+    /// ConsumerGroupDescribe (KIP-848).
+    ConsumerGroupDescribe(ConsumerGroupDescribeResponse),
 }
 
 impl Response {
@@ -1031,6 +1093,8 @@ impl Response {
             Self::DescribeGroups(_) => Api::DescribeGroups,
             Self::ListGroups(_) => Api::ListGroups,
             Self::DeleteGroups(_) => Api::DeleteGroups,
+            Self::ConsumerGroupHeartbeat(_) => Api::ConsumerGroupHeartbeat,
+            Self::ConsumerGroupDescribe(_) => Api::ConsumerGroupDescribe,
         }
     }
 
@@ -1039,8 +1103,8 @@ impl Response {
         self.api().name()
     }
 
-    /// The response's main error code: the top-level one, or for OffsetCommit the first
-    /// partition's (`NONE` if there is none).
+    /// The response's main error code: the top-level one, or for OffsetCommit, DescribeGroups and
+    /// ConsumerGroupDescribe the first entry's (`NONE` if there is none).
     pub fn error_code(&self) -> ErrorCode {
         match self {
             Self::FindCoordinator(r) => r.error_code,
@@ -1053,6 +1117,8 @@ impl Response {
             Self::DescribeGroups(r) => r.groups.first().map_or(ErrorCode::None, |g| g.error_code),
             Self::ListGroups(r) => r.error_code,
             Self::DeleteGroups(r) => r.results.first().map_or(ErrorCode::None, |g| g.error_code),
+            Self::ConsumerGroupHeartbeat(r) => r.error_code,
+            Self::ConsumerGroupDescribe(r) => r.groups.first().map_or(ErrorCode::None, |g| g.error_code),
         }
     }
 }

@@ -176,6 +176,15 @@ pub struct CoordinatorSettings {
     /// `group.max.size` (unbounded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_max_size: Option<usize>,
+    /// `group.consumer.session.timeout.ms` (45000): consumer-protocol groups (KIP-848).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_consumer_session_timeout_ms: Option<u64>,
+    /// `group.consumer.heartbeat.interval.ms` (5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_consumer_heartbeat_interval_ms: Option<i32>,
+    /// `group.consumer.max.size` (unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_consumer_max_size: Option<usize>,
     /// `offsets.topic.num.partitions` (50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offsets_topic_num_partitions: Option<i32>,
@@ -641,6 +650,13 @@ impl Scenario {
                 .group_max_session_timeout_ms
                 .unwrap_or(d.group_max_session_timeout_ms),
             group_max_size: s.group_max_size.unwrap_or(d.group_max_size),
+            group_consumer_session_timeout_ms: s
+                .group_consumer_session_timeout_ms
+                .unwrap_or(d.group_consumer_session_timeout_ms),
+            group_consumer_heartbeat_interval_ms: s
+                .group_consumer_heartbeat_interval_ms
+                .unwrap_or(d.group_consumer_heartbeat_interval_ms),
+            group_consumer_max_size: s.group_consumer_max_size.unwrap_or(d.group_consumer_max_size),
             offsets_topic_num_partitions: s
                 .offsets_topic_num_partitions
                 .or(self.cluster.offsets_partitions)
@@ -1327,6 +1343,17 @@ impl Scenario {
                 ));
             }
             ms_at_most(ps, co("offsets_retention_check_interval_ms"), v);
+        }
+        if let Some(v) = c.group_consumer_session_timeout_ms {
+            ms_at_most(ps, co("group_consumer_session_timeout_ms"), v);
+        }
+        if let Some(v) = c.group_consumer_heartbeat_interval_ms {
+            if v <= 0 {
+                ps.push(problem(
+                    co("group_consumer_heartbeat_interval_ms"),
+                    "must be positive",
+                ));
+            }
         }
         if let Some(v) = c.offsets_topic_num_partitions {
             at_most(

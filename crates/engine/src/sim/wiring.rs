@@ -404,6 +404,13 @@ impl Simulation {
                 let node = *node;
                 // A broker that does not exist (yet) never answers; the client times out.
                 let Some(i) = self.broker_index(node) else { return };
+                if matches!(req, crate::protocol::Request::ConsumerGroupHeartbeat(_)) {
+                    // The broker's metadata image, which only consumer groups read (KIP-848).
+                    let metadata = self.topics.metadata();
+                    if *self.brokers[i].coordinator.topic_metadata() != metadata {
+                        self.brokers[i].coordinator.set_topic_metadata(metadata);
+                    }
+                }
                 self.brokers[i]
                     .coordinator
                     .handle_request(self.now, msg.connection, msg.correlation_id, req);

@@ -25,6 +25,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 mod epochs;
+pub(crate) mod group;
 mod reconcile;
 mod state;
 

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::ConsumerErrorCode;
+use crate::protocol::ErrorCode;
 use crate::sort::btree_set;
 
 use super::{normalized, MemberState, Partitions};
@@ -66,8 +66,8 @@ pub struct UnknownMemberState;
 
 impl UnknownMemberState {
     /// The error the heartbeat answers with.
-    pub const fn error_code(self) -> ConsumerErrorCode {
-        ConsumerErrorCode::FencedMemberEpoch
+    pub const fn error_code(self) -> ErrorCode {
+        ErrorCode::FencedMemberEpoch
     }
 }
 
