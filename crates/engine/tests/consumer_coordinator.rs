@@ -1,6 +1,8 @@
 //! The coordinator's consumer groups (KIP-848), rule by rule (reference §4–§8), golden traces of the
 //! main stories (`tests/golden/consumer_*.txt`, regenerate with `UPDATE_GOLDEN=1`), and a property
-//! test over random heartbeat sequences.
+//! test over random heartbeat sequences. Native only (proptest needs an OS random source; the
+//! wasm32 run covers the scenario goldens in `tests/wasm.rs`).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
