@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ConsumerSlot, LogLevel, Scheduled, ScriptSlot, SimEventKind, Simulation, WorldEvent};
+use super::{ConsumerSlot, LogLevel, Scheduled, ScriptSlot, SimEventKind, Simulation, WorldEvent, RELOAD};
 use crate::client::{Consumer, ConsumerConfig};
 use crate::coordinator::partition_for;
 use crate::network::{Endpoint, NetworkConfig, Payload};
@@ -451,8 +451,7 @@ impl Simulation {
                 self.scheduled.insert(
                     (
                         now + SimDuration::from_millis(duration_ms),
-                        1,
-                        self.next_scheduled,
+                        RELOAD | self.next_scheduled,
                     ),
                     Scheduled::Reload { node, partition },
                 );
