@@ -3,10 +3,11 @@
 mod add_consumer_form;
 mod announcer;
 mod clock;
-mod consumer_card;
+pub mod consumer_card;
 mod consumer_list;
 mod event_log;
 mod group_panel;
+mod group_states;
 mod header;
 mod help_overlay;
 mod inspector;
@@ -18,6 +19,7 @@ mod replication_panel;
 mod sequence_diagram;
 mod share_bar;
 pub mod stage;
+mod stage_actions;
 mod state_diagram;
 mod timeline;
 mod toolbar;
@@ -30,6 +32,7 @@ pub use consumer_card::ConsumerCard;
 pub use consumer_list::ConsumerList;
 pub use event_log::EventLog;
 pub use group_panel::GroupPanel;
+pub use group_states::GroupStates;
 pub use header::Header;
 pub use help_overlay::HelpOverlay;
 pub use inspector::Inspector;
@@ -41,6 +44,7 @@ pub use replication_panel::ReplicationPanel;
 pub use sequence_diagram::SequenceDiagram;
 pub use share_bar::ShareBar;
 pub use stage::Stage;
+pub use stage_actions::StageActions;
 pub use state_diagram::{StateDiagram, StateLook};
 pub use timeline::Timeline;
 pub use toolbar::Toolbar;
@@ -87,4 +91,58 @@ pub fn activate_on_enter() -> Callback<KeyboardEvent> {
             let _ = el.dispatch_event(&click);
         }
     })
+}
+
+/// Once the change being rendered is on the page, moves the keyboard focus to the first element
+/// matching `selector` without scrolling to it (a heading gets `tabindex="-1"` for this), and, with
+/// `show_stage`, scrolls the stage into view when it is out of it (on a phone, where the panels are
+/// below the stage).
+pub fn focus_soon(selector: &'static str, show_stage: bool) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if let Some(el) = doc.query_selector(selector).ok().flatten() {
+            focus_without_scrolling(&el);
+        }
+        if show_stage {
+            let stage = doc
+                .query_selector(".stage")
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            let scrolled = web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+            if let Some(stage) = stage {
+                if scrolled > f64::from(stage.offset_top()) + 40.0 {
+                    stage.scroll_into_view();
+                }
+            }
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, scrolls the first element matching `selector`
+/// into view within its scrolling panel (the nearest edge; a lesson's narration as it is revealed).
+pub fn reveal_soon(selector: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(selector).ok().flatten());
+        if let Some(el) = el {
+            el.scroll_into_view_with_bool(false);
+        }
+    })
+    .forget();
+}
+
+/// `el.focus({ preventScroll: true })`.
+pub fn focus_without_scrolling(el: &web_sys::Element) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
+    if let Ok(focus) = js_sys::Reflect::get(el, &"focus".into()) {
+        if let Some(f) = focus.dyn_ref::<js_sys::Function>() {
+            let _ = f.call1(el, &options);
+        }
+    }
 }

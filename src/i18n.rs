@@ -214,6 +214,14 @@ pub struct GroupStrings {
     pub last_transition: &'static str,
     /// Member count caption.
     pub member_count: &'static str,
+    /// The heading of the panel with the state diagram.
+    pub states_heading: &'static str,
+    /// The stage's action bar: before the name of the consumer its buttons act on.
+    pub selected: &'static str,
+    /// The stage's action bar with nothing selected.
+    pub select_hint: &'static str,
+    /// The stage's action bar's label.
+    pub actions_label: &'static str,
 }
 
 /// Consumer cards.
@@ -1014,6 +1022,20 @@ pub struct LessonStrings {
     pub loading: &'static str,
     /// A lesson that could not be opened: "Could not open “{title}”: {why}".
     pub load_failed: &'static str,
+    /// Play or Step reached the end of the step.
+    pub step_ended: &'static str,
+    /// Play while a question waits.
+    pub answer_first: &'static str,
+    /// The last step's summary heading.
+    pub summary: &'static str,
+    /// The heading of the Kafka settings the lesson's scenario uses.
+    pub settings: &'static str,
+    /// The heading of the lesson's notes on Kafka's details.
+    pub notes: &'static str,
+    /// Which consumers have a value ({names}).
+    pub for_consumers: &'static str,
+    /// The coordinator's setting's Kafka name (`group.initial.rebalance.delay.ms`).
+    pub initial_delay_setting: &'static str,
 }
 
 /// The share bar.

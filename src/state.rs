@@ -11,7 +11,48 @@ use std::rc::Rc;
 use rebalance_engine::{Message, NodeId};
 use yew::prelude::*;
 
+use crate::lessons::{self, Loaded};
 use crate::world::{Command, View, World};
+
+/// An open lesson: where the learner is in it. While it is open the lesson owns the timeline:
+/// Play and Step run at most to the end of the current step (see [`LessonRun::stop_seq`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRun {
+    pub loaded: Rc<Loaded>,
+    /// The step on screen.
+    pub step: usize,
+    /// Whether its narration is shown (false while its predict question waits for an answer).
+    pub revealed: bool,
+    /// The choice the learner picked for this step's question.
+    pub answer: Option<usize>,
+    /// Whether Play or Step ran to the end of the step (and stopped there).
+    pub at_end: bool,
+}
+
+impl LessonRun {
+    /// The event at which the current step ends: the next step's event once this one is read;
+    /// while its question waits, or on the last step, the event shown now (time does not run).
+    pub fn stop_seq(&self) -> u64 {
+        let steps = self.loaded.steps;
+        if !self.revealed {
+            self.step.checked_sub(1).map_or(0, |p| steps[p].seq)
+        } else {
+            steps
+                .get(self.step + 1)
+                .map_or(steps[self.step].seq, |next| next.seq)
+        }
+    }
+
+    /// Whether this is the last step, read.
+    pub fn finished(&self) -> bool {
+        self.revealed && self.step + 1 == self.loaded.steps.len()
+    }
+}
+
+/// Whether `world` has reached event `seq` of a lesson (0: the start, reached at once).
+pub fn reached(world: &World, seq: u64) -> bool {
+    seq == 0 || world.event(seq).is_some() || world.log().last().is_some_and(|e| e.seq > seq)
+}
 
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +151,8 @@ pub struct Playground {
     pub refused: Option<String>,
     /// Redraws per animation frame.
     pub frames: Rc<FrameBus>,
+    /// The open lesson, if any.
+    pub lesson: Option<Rc<LessonRun>>,
     /// Bumped on every change, so that effects can depend on it.
     pub version: u64,
 }
@@ -133,6 +176,7 @@ impl Playground {
             selection: None,
             refused: None,
             frames: Rc::new(FrameBus::default()),
+            lesson: None,
             version: 0,
         }
     }
@@ -159,6 +203,10 @@ pub enum Change {
     Command(Command),
     /// Show something in the inspector (or nothing).
     Select(Option<Selection>),
+    /// Open a lesson at a step (its world is already shown), or end it (`None`).
+    Lesson(Option<LessonRun>),
+    /// Play ran the open lesson to the end of its step: show the step's end, paused.
+    LessonStepEnded,
 }
 
 impl Reducible for Playground {
@@ -169,11 +217,49 @@ impl Reducible for Playground {
         next.version += 1;
         match change {
             Change::Refresh => {}
-            Change::TogglePlay => next.playing = !next.playing,
+            Change::TogglePlay => {
+                next.playing = !next.playing;
+                if next.playing {
+                    // In a lesson, time runs only up to the end of the step.
+                    if let Some(run) = next.lesson.clone() {
+                        if reached(&next.world.borrow(), run.stop_seq()) {
+                            next.playing = false;
+                            next.lesson = Some(Rc::new(LessonRun {
+                                at_end: true,
+                                ..(*run).clone()
+                            }));
+                        }
+                    }
+                }
+            }
             Change::Pause => next.playing = false,
             Change::Step => {
                 next.playing = false;
-                next.world.borrow_mut().step();
+                match next.lesson.clone() {
+                    Some(run) => {
+                        let stop = run.stop_seq();
+                        let ended = reached(&next.world.borrow(), stop) || {
+                            next.world.borrow_mut().step();
+                            reached(&next.world.borrow(), stop)
+                        };
+                        if ended {
+                            end_step(&mut next, &run);
+                        }
+                    }
+                    None => {
+                        next.world.borrow_mut().step();
+                    }
+                }
+            }
+            Change::LessonStepEnded => {
+                next.playing = false;
+                if let Some(run) = next.lesson.clone() {
+                    end_step(&mut next, &run);
+                }
+            }
+            Change::Lesson(run) => {
+                next.playing = false;
+                next.lesson = run.map(Rc::new);
             }
             Change::SetSpeed(s) => next.speed = Speed(s.0.clamp(Speed::MIN, Speed::MAX)),
             Change::NudgeSpeed(by) => next.speed = next.speed.nudged(by),
@@ -182,6 +268,8 @@ impl Reducible for Playground {
                 next.world = fresh.world;
                 next.selection = None;
                 next.refused = None;
+                // Reset ends a lesson.
+                next.lesson = None;
             }
             Change::Command(cmd) => {
                 let result = next.world.borrow_mut().apply(cmd);
@@ -192,6 +280,19 @@ impl Reducible for Playground {
         next.view = Rc::new(next.world.borrow_mut().view());
         Rc::new(next)
     }
+}
+
+/// Shows the lesson's world exactly at the end of the step (the instant of its stop event; a frame
+/// or a step may have run past it), and marks the step ended.
+fn end_step(next: &mut Playground, run: &LessonRun) {
+    let stop = run.stop_seq();
+    if let Ok(world) = lessons::world_at(&run.loaded, stop) {
+        *next.world.borrow_mut() = world;
+    }
+    next.lesson = Some(Rc::new(LessonRun {
+        at_end: true,
+        ..run.clone()
+    }));
 }
 
 /// The playground as components get it from the context.

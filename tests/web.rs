@@ -1,7 +1,9 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{ConsumerList, GroupPanel, Inspector, ReplicationPanel, StateDiagram};
+use rebalance_playground::components::{
+    ConsumerList, GroupPanel, GroupStates, Inspector, ReplicationPanel, StateDiagram,
+};
 use rebalance_playground::i18n::Lang;
 use rebalance_playground::state::{Change, Playground, PlaygroundContext};
 use rebalance_playground::world::{default_consumer, Command};
@@ -135,6 +137,7 @@ fn PanelIn(props: &InLangProps) -> Html {
         <ContextProvider<Lang> context={props.lang}>
             <ContextProvider<PlaygroundContext> context={pg}>
                 <GroupPanel />
+                <GroupStates />
                 <Inspector />
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
