@@ -2,9 +2,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, Announcer, ConsumerList, EventLog, GroupPanel, GroupStates, Header, HelpOverlay,
-    Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, StageActions, Timeline,
-    Toolbar, TopicPanel,
+    AddConsumerForm, AlertBar, Announcer, ConsumerList, EventLog, GroupPanel, GroupStates, Header,
+    HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, StageActions,
+    Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -169,6 +169,7 @@ pub fn App() -> Html {
                 <div class={classes!("app", presenting.then_some("is-presenting"))}>
                     <Header {onlang} presenting={*presenting} {onpresent} onhelp={onhelp.clone()} />
                     <Toolbar />
+                    <AlertBar />
                     <Timeline />
                     <Announcer />
                     // The stage column holds what a class watches and what is done to it: the

@@ -1,6 +1,7 @@
 //! One component per file.
 
 mod add_consumer_form;
+mod alert_bar;
 mod announcer;
 mod clock;
 pub mod consumer_card;
@@ -26,6 +27,7 @@ mod toolbar;
 mod topic_panel;
 
 pub use add_consumer_form::{check, AddConsumerForm, Draft, Field};
+pub use alert_bar::AlertBar;
 pub use announcer::Announcer;
 pub use clock::Clock;
 pub use consumer_card::ConsumerCard;
@@ -134,6 +136,87 @@ pub fn reveal_soon(selector: &'static str) {
         }
     })
     .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the first element matching `selector`
+/// and scrolls it into view.
+pub fn focus_visible_soon(selector: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, gives the focus back to `group` (a button
+/// group) if it fell out of it: to its first button (a Kill or Close button that went, replaced
+/// by Restart). If the group itself went, to the stage's action bar.
+pub fn refocus_in(group: web_sys::Element) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let inside = doc
+            .active_element()
+            .is_some_and(|a| group.contains(Some(&a)) && a.tag_name() != "BODY");
+        if inside {
+            return;
+        }
+        let target = if group.is_connected() {
+            group.query_selector("button").ok().flatten()
+        } else {
+            doc.query_selector(".stage-actions button").ok().flatten()
+        };
+        if let Some(el) = target {
+            focus_without_scrolling(&el);
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the element with this id without
+/// scrolling the page.
+pub fn focus_id_soon(id: String) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id));
+        if let Some(el) = el {
+            focus_without_scrolling(&el);
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the element with this id, scrolling
+/// it into view within its list.
+pub fn focus_visible_id_soon(id: String) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
+/// `template` filled with `args`, its `{name}` isolated in a `<bdi>` (a name in any script, mixed
+/// with the sentence around it, does not reorder it).
+pub fn with_name(template: &str, name: &str, args: &[(&str, &str)]) -> Html {
+    match template.split_once("{name}") {
+        Some((before, after)) => html! {
+            <>{ crate::i18n::fill(before, args) }<bdi>{ name.to_owned() }</bdi>{ crate::i18n::fill(after, args) }</>
+        },
+        None => html! { { crate::i18n::fill(template, args) } },
+    }
 }
 
 /// `el.focus({ preventScroll: true })`.

@@ -124,6 +124,8 @@ pub struct ControlStrings {
     pub presentation_hint: &'static str,
     /// "The engine refused: {reason}".
     pub refused: &'static str,
+    /// The timeline's keys.
+    pub timeline_keys: &'static str,
 }
 
 /// The stage: nodes, edges, tokens, legend.
@@ -1060,6 +1062,24 @@ pub struct ShareStrings {
     pub bad_file: &'static str,
     /// After a bad input: the session did not change.
     pub kept: &'static str,
+    /// The share codec's errors, by kind.
+    pub err_not_ours: &'static str,
+    /// {v}: the version found.
+    pub err_version: &'static str,
+    /// {size}, {limit}.
+    pub err_too_large: &'static str,
+    pub err_checksum: &'static str,
+    pub err_corrupt: &'static str,
+    /// {why}: the validator's reason (the scenario format's field names).
+    pub err_invalid: &'static str,
+    /// {why}: the playground's reason (a field and its limit).
+    pub err_replay: &'static str,
+    /// After a bad link at the top: what the page did (the address bar keeps the link).
+    pub link_kept: &'static str,
+    /// The browser refused the autosave.
+    pub autosave_failed: &'static str,
+    /// The label of the button that dismisses the alert.
+    pub dismiss: &'static str,
 }
 
 /// Fills `{key}` placeholders in a template.

@@ -8,6 +8,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use rebalance_engine::sim::SimEvent;
 use rebalance_engine::{Message, NodeId};
 use yew::prelude::*;
 
@@ -65,6 +66,72 @@ pub enum Selection {
     Message(Rc<Message>),
     /// A log entry, by sequence number.
     Event(u64),
+}
+
+/// What the event log shows: routine entries (heartbeats, commits) or not, one consumer's or all,
+/// one API's or all. Step and the timeline's arrow keys go to the next entry it shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogFilter {
+    /// Whether routine entries are shown ([`SimEvent::is_routine`]).
+    pub details: bool,
+    /// Only this consumer's entries (empty: every consumer's).
+    pub consumer: String,
+    /// Only this API's entries (empty: every API's).
+    pub api: String,
+}
+
+impl LogFilter {
+    /// Whether the log shows `ev`.
+    pub fn shows(&self, ev: &SimEvent) -> bool {
+        (self.details || !ev.is_routine())
+            && (self.consumer.is_empty() || ev.consumer() == Some(self.consumer.as_str()))
+            && (self.api.is_empty() || ev.api().map(|a| a.name()) == Some(self.api.as_str()))
+    }
+}
+
+/// The most instants one Step runs looking for an entry the log shows (a filter that matches
+/// nothing must not hang the page)...
+pub const MAX_STEP_INSTANTS: usize = 2_000;
+
+/// ...and the most virtual time it runs (a Stable group logs only routine entries: Step then
+/// moves a visible amount, not to the end of time).
+pub const MAX_STEP_MS: u64 = 30_000;
+
+/// Runs instants until one adds an entry `filter` shows (at most [`MAX_STEP_INSTANTS`] and
+/// [`MAX_STEP_MS`], and not past event `stop` when one is given). Returns whether `stop` was
+/// reached.
+pub fn step_to_shown(world: &mut World, filter: &LogFilter, stop: Option<u64>) -> bool {
+    let until = world.now().as_millis().saturating_add(MAX_STEP_MS);
+    for _ in 0..MAX_STEP_INSTANTS {
+        if world.now().as_millis() >= until {
+            break;
+        }
+        if stop.is_some_and(|seq| reached(world, seq)) {
+            return true;
+        }
+        let before = world.log_len();
+        if !world.step() {
+            break;
+        }
+        if world
+            .log()
+            .get(before..)
+            .is_some_and(|new| new.iter().any(|ev| filter.shows(ev)))
+        {
+            break;
+        }
+    }
+    stop.is_some_and(|seq| reached(world, seq))
+}
+
+/// A problem shown at the top of the page, where the user looks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Alert {
+    /// A link (in the address bar as the page opened, or pasted into it) does not open. Until the
+    /// user acts or dismisses it, the page does not overwrite the address bar or the autosave.
+    BadLink(crate::sharing::OpenError),
+    /// The browser refused to autosave the session (the last saved one is kept).
+    AutosaveFailed,
 }
 
 /// The speed of virtual time, as a step on a log scale: `10^(step / 10)`, from 0.1× to 10×.
@@ -153,6 +220,10 @@ pub struct Playground {
     pub frames: Rc<FrameBus>,
     /// The open lesson, if any.
     pub lesson: Option<Rc<LessonRun>>,
+    /// The problem shown at the top of the page, if any.
+    pub alert: Option<Alert>,
+    /// What the event log shows.
+    pub log_filter: LogFilter,
     /// Bumped on every change, so that effects can depend on it.
     pub version: u64,
 }
@@ -177,6 +248,8 @@ impl Playground {
             refused: None,
             frames: Rc::new(FrameBus::default()),
             lesson: None,
+            alert: None,
+            log_filter: LogFilter::default(),
             version: 0,
         }
     }
@@ -191,7 +264,7 @@ pub enum Change {
     TogglePlay,
     /// Pause.
     Pause,
-    /// Run the next instant at which something happens (and pause).
+    /// Run to the next instant at which the log shows something (and pause).
     Step,
     /// Set the speed.
     SetSpeed(Speed),
@@ -207,6 +280,10 @@ pub enum Change {
     Lesson(Option<LessonRun>),
     /// Play ran the open lesson to the end of its step: show the step's end, paused.
     LessonStepEnded,
+    /// Show a problem at the top of the page, or dismiss it (`None`).
+    Alert(Option<Alert>),
+    /// Change what the event log shows.
+    SetLogFilter(LogFilter),
 }
 
 impl Reducible for Playground {
@@ -235,20 +312,10 @@ impl Reducible for Playground {
             Change::Pause => next.playing = false,
             Change::Step => {
                 next.playing = false;
-                match next.lesson.clone() {
-                    Some(run) => {
-                        let stop = run.stop_seq();
-                        let ended = reached(&next.world.borrow(), stop) || {
-                            next.world.borrow_mut().step();
-                            reached(&next.world.borrow(), stop)
-                        };
-                        if ended {
-                            end_step(&mut next, &run);
-                        }
-                    }
-                    None => {
-                        next.world.borrow_mut().step();
-                    }
+                let stop = next.lesson.as_ref().map(|run| run.stop_seq());
+                let ended = step_to_shown(&mut next.world.borrow_mut(), &next.log_filter, stop);
+                if let (true, Some(run)) = (ended, next.lesson.clone()) {
+                    end_step(&mut next, &run);
                 }
             }
             Change::LessonStepEnded => {
@@ -270,11 +337,20 @@ impl Reducible for Playground {
                 next.refused = None;
                 // Reset ends a lesson.
                 next.lesson = None;
+                if matches!(next.alert, Some(Alert::BadLink(_))) {
+                    next.alert = None;
+                }
             }
             Change::Command(cmd) => {
                 let result = next.world.borrow_mut().apply(cmd);
                 next.refused = result.err();
+                // Acting on the session makes it the one to keep (the bad link is let go).
+                if matches!(next.alert, Some(Alert::BadLink(_))) {
+                    next.alert = None;
+                }
             }
+            Change::Alert(alert) => next.alert = alert,
+            Change::SetLogFilter(filter) => next.log_filter = filter,
             Change::Select(sel) => next.selection = sel,
         }
         next.view = Rc::new(next.world.borrow_mut().view());

@@ -259,6 +259,9 @@ pub fn AddConsumerForm() -> Html {
                     open.set(true);
                 }
                 shown_errors.set(checked.errors);
+                // The button may be beside the stage: the first wrong field takes the focus (and
+                // comes into view in its panel) so that the reason is where the user looks.
+                super::focus_visible_soon("#add-consumer-form [aria-invalid=true]");
                 return;
             }
             shown_errors.set(Vec::new());

@@ -1,5 +1,6 @@
 use rebalance_engine::assignor::RebalanceProtocol;
 use rebalance_engine::{ConsumerConfig, ConsumerView};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::stage::consumer_state_label;
@@ -37,14 +38,16 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let revoking: Vec<String> = c.revoking.iter().map(ToString::to_string).collect();
     let key = state_key(c);
     let assignors: Vec<&str> = c.assignors.iter().map(|a| a.name()).collect();
-    let heading_id = format!("consumer-{}-name", c.name);
+    // An id from the name's bytes: any name (spaces, any script) gives one valid id, so the card
+    // is always named by its heading.
+    let heading_id = format!("consumer-{}-name", crate::style::id_of(&c.name));
     html! {
         <article class={classes!("consumer-card", consumer_class(props.index), (!running).then_some("is-stopped"),
                 props.selected.then_some("is-selected"))}
             aria-labelledby={heading_id.clone()} data-consumer={c.name.clone()}>
             <header class="consumer-card-header">
                 <span class="consumer-card-dot" aria-hidden="true"></span>
-                <h3 id={heading_id} class="consumer-card-name">{ &c.name }</h3>
+                <h3 id={heading_id} class="consumer-card-name" title={c.name.clone()}><bdi>{ &c.name }</bdi></h3>
                 if props.leader {
                     <span class="consumer-card-leader">{ "♛ " }{ s.stage.leader }</span>
                 }
@@ -88,7 +91,18 @@ pub fn consumer_actions(pg: &PlaygroundContext, s: &Strings, c: &ConsumerView, s
     let command = |make: fn(String) -> Command| {
         let pg = pg.clone();
         let name = name.clone();
-        Callback::from(move |_: MouseEvent| pg.dispatch(Change::Command(make(name.clone()))))
+        Callback::from(move |e: MouseEvent| {
+            // The pressed button may go (Kill and Close leave Restart in its place): the focus
+            // moves to the group's first button instead of falling to the page.
+            let group = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|b| b.closest("[role=group]").ok().flatten());
+            pg.dispatch(Change::Command(make(name.clone())));
+            if let Some(group) = group {
+                super::refocus_in(group);
+            }
+        })
     };
     let oninspect = {
         let pg = pg.clone();
