@@ -950,6 +950,9 @@ pub struct Strings {
     pub explain: Explain,
     /// Explanations of the rarer log entries.
     pub explain_more: ExplainMore,
+    /// Between two sentences put side by side: a space in English, nothing after Chinese
+    /// punctuation.
+    pub sentence_gap: &'static str,
     /// What the live region says when the group changes: "{state}, generation {gen}, leader {leader}".
     pub announce: &'static str,
     /// The share bar: link, export, import.

@@ -1,7 +1,6 @@
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
-use crate::i18n::Lang;
 use crate::sharing::explain_open_error;
 use crate::state::{Alert, Change};
 
@@ -13,12 +12,7 @@ pub fn AlertBar() -> Html {
     let s = use_strings();
     let pg = use_playground();
     let t = &s.share;
-    // Chinese sentences follow each other without a space.
-    let gap = if use_context::<Lang>() == Some(Lang::Zh) {
-        ""
-    } else {
-        " "
-    };
+    let gap = s.sentence_gap;
     let Some(alert) = &pg.alert else {
         return html! {};
     };

@@ -23,7 +23,7 @@ pub fn GroupStates() -> Html {
         &[("group", &g.group_id), ("n", &n), ("p", &p)],
     );
     if facts.articles_group {
-        note.push(' ');
+        note.push_str(s.sentence_gap);
         note.push_str(&fill(s.group.offsets_partition_article, &[("p", &p)]));
     }
     html! {

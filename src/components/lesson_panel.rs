@@ -244,7 +244,7 @@ pub fn LessonPanel() -> Html {
                         html! {
                             <div class={classes!("lesson-verdict", if right { "is-right" } else { "is-wrong" })} role="status">
                                 <strong>{ if right { t.correct.to_owned() } else { fill(t.incorrect, &[("answer", &answer)]) } }</strong>
-                                { " " }{ pick(lang, &q.explanation) }
+                                { s.sentence_gap }{ pick(lang, &q.explanation) }
                             </div>
                         }
                     }

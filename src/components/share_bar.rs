@@ -262,8 +262,8 @@ pub fn ShareBar() -> Html {
             let lead = if *what == "file" { t.bad_file } else { t.bad_link };
             html! {
                 <div class="share-error" role="alert">
-                    <strong>{ lead }</strong>{ " " }
-                    <span class="share-error-reason">{ why.clone() }</span>{ " " }
+                    <strong>{ lead }</strong>{ s.sentence_gap }
+                    <span class="share-error-reason">{ why.clone() }</span>{ s.sentence_gap }
                     { t.kept }
                 </div>
             }

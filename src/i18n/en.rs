@@ -550,6 +550,7 @@ pub(super) const STRINGS: Strings = Strings {
         for_consumers: "({names})",
         initial_delay_setting: "group.initial.rebalance.delay.ms",
     },
+    sentence_gap: " ",
     announce: "Group {state}, generation {gen}, leader {leader}.",
     sequence: SequenceStrings {
         heading: "Sequence diagram",
