@@ -97,11 +97,23 @@ pub const MAX_STEP_INSTANTS: usize = 2_000;
 /// moves a visible amount, not to the end of time).
 pub const MAX_STEP_MS: u64 = 30_000;
 
-/// Runs instants until one adds an entry `filter` shows (at most [`MAX_STEP_INSTANTS`] and
-/// [`MAX_STEP_MS`], and not past event `stop` when one is given). Returns whether `stop` was
-/// reached.
+/// What the consumer cards show of each consumer's state (a Step stops where one changes, even
+/// when the entry that changed it is hidden: a consumer starts revoking with a routine commit).
+fn card_states(world: &World) -> Vec<(rebalance_engine::client::ClientState, bool, bool)> {
+    world
+        .sim()
+        .consumers()
+        .iter()
+        .map(|c| (c.client_state, c.lifecycle.is_running(), c.paused.is_some()))
+        .collect()
+}
+
+/// Runs instants until one adds an entry `filter` shows, or changes a consumer's state on its
+/// card (at most [`MAX_STEP_INSTANTS`] and [`MAX_STEP_MS`], and not past event `stop` when one is
+/// given). Returns whether `stop` was reached.
 pub fn step_to_shown(world: &mut World, filter: &LogFilter, stop: Option<u64>) -> bool {
     let until = world.now().as_millis().saturating_add(MAX_STEP_MS);
+    let mut cards = card_states(world);
     for _ in 0..MAX_STEP_INSTANTS {
         if world.now().as_millis() >= until {
             break;
@@ -120,6 +132,11 @@ pub fn step_to_shown(world: &mut World, filter: &LogFilter, stop: Option<u64>) -
         {
             break;
         }
+        let now = card_states(world);
+        if now != cards {
+            break;
+        }
+        cards = now;
     }
     stop.is_some_and(|seq| reached(world, seq))
 }
@@ -264,7 +281,8 @@ pub enum Change {
     TogglePlay,
     /// Pause.
     Pause,
-    /// Run to the next instant at which the log shows something (and pause).
+    /// Run to the next instant at which the log shows something, or a consumer's card changes
+    /// state (and pause).
     Step,
     /// Set the speed.
     SetSpeed(Speed),
@@ -343,6 +361,11 @@ impl Reducible for Playground {
             }
             Change::Command(cmd) => {
                 let result = next.world.borrow_mut().apply(cmd);
+                // Acting forks the world away from the lesson's scenario: the lesson ends (its
+                // steps no longer describe what is shown), the world stays.
+                if result.is_ok() {
+                    next.lesson = None;
+                }
                 next.refused = result.err();
                 // Acting on the session makes it the one to keep (the bad link is let go).
                 if matches!(next.alert, Some(Alert::BadLink(_))) {

@@ -23,7 +23,7 @@ pub fn StageActions() -> Html {
             </button>
             if let Some(c) = selected {
                 <span class="stage-actions-who" title={c.name.clone()}>
-                    { s.group.selected }{ " " }<bdi class="name-chip">{ &c.name }</bdi>
+                    { s.group.selected }{ s.sentence_gap }<bdi class="name-chip">{ &c.name }</bdi>
                 </span>
                 { consumer_actions(&pg, s, c, true) }
             } else {

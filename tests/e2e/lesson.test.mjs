@@ -140,3 +140,22 @@ test('a lesson owns the timeline: Play stops at the end of the step, Reset and C
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('acting on the world during a lesson ends the lesson and keeps the world', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  const panel = page.getByRole('region', { name: 'Lessons' });
+  await panel.getByRole('button', { name: 'Open lesson' }).click();
+  await panel.getByRole('button', { name: '30' }).click();
+  await panel.getByRole('heading', { name: 'Finding the coordinator' }).waitFor();
+  const clock = await page.getByTestId('clock').getAttribute('data-ms');
+  const cards = await page.getByRole('article').count();
+  await page.getByRole('button', { name: 'Add consumer' }).click();
+  await panel.getByTestId('lesson-step').waitFor({ state: 'detached' });
+  // The lesson's world goes on from where it was (the engine places the action in the next
+  // instant), with the consumer added to it.
+  const after = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  assert.ok(after >= Number(clock) && after < Number(clock) + 1000, `${clock} -> ${after}`);
+  await page.getByRole('article').nth(cards).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
