@@ -55,6 +55,15 @@ for (const [name, viewport, extra] of [
     await actions.getByRole('button', { name: 'Kill' }).click();
     await actions.getByRole('button', { name: 'Restart' }).waitFor();
     await assertWatching(page, 'after killing');
+    if (viewport.width > 1000) {
+      // A wide screen is one screen: the page itself does not scroll; the detail panels scroll
+      // in their column, and reaching the last of them leaves the stage where it is.
+      const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      assert.ok(overflow <= 1, `the page scrolls by ${overflow}px`);
+      await page.getByRole('region', { name: 'Share and save' }).scrollIntoViewIfNeeded();
+      await page.getByRole('region', { name: 'Share and save' }).getByRole('button', { name: 'Copy link' }).waitFor();
+      await assertWatching(page, 'with the last detail panel in view');
+    }
     await page.screenshot({ path: `${(await screenshot(page, `layout-${viewport.width}`)).replace(/\.png$/, '-screen.png')}` });
     assert.deepEqual(errors, []);
     await context.close();
