@@ -219,6 +219,30 @@ pub fn with_name(template: &str, name: &str, args: &[(&str, &str)]) -> Html {
     }
 }
 
+/// `text` with each whole-word occurrence of `name` isolated in a `<bdi>` (a log line's sentence
+/// around its consumer's name, in any script, keeps its order).
+pub fn isolate(text: &str, name: &str) -> Html {
+    if name.is_empty() {
+        return html! { { text.to_owned() } };
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let mut parts: Vec<Html> = Vec::new();
+    let mut rest = 0;
+    let mut from = 0;
+    while let Some(i) = text[from..].find(name).map(|i| i + from) {
+        let end = i + name.len();
+        let whole = !word(text[..i].chars().next_back()) && !word(text[end..].chars().next());
+        if whole {
+            parts.push(html! { { text[rest..i].to_owned() } });
+            parts.push(html! { <bdi>{ name.to_owned() }</bdi> });
+            rest = end;
+        }
+        from = end;
+    }
+    parts.push(html! { { text[rest..].to_owned() } });
+    html! { <>{ for parts }</> }
+}
+
 /// `el.focus({ preventScroll: true })`.
 pub fn focus_without_scrolling(el: &web_sys::Element) {
     let options = js_sys::Object::new();

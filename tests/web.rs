@@ -504,6 +504,13 @@ async fn long_spaced_and_rtl_names_are_cut_named_and_isolated() {
     assert!(drawn.ends_with('…') && drawn.chars().count() < 12, "{drawn}");
     assert_eq!(text_of(&node, "title"), rtl);
     assert!(node.get_attribute("aria-label").unwrap().contains(&rtl));
+    // In the log, the consumer's name is isolated from the sentence around it.
+    let isolated: Vec<String> = all(&root, ".log-text bdi")
+        .iter()
+        .map(|b| b.text_content().unwrap_or_default())
+        .collect();
+    assert!(isolated.iter().any(|n| n == &rtl), "{isolated:?}");
+    assert!(isolated.iter().any(|n| n == "b x"), "{isolated:?}");
     // The log's consumer filter keeps a reasonable width.
     let select: HtmlElement = all(&root, ".log-filters select")[0].clone().dyn_into().unwrap();
     assert!(

@@ -79,7 +79,7 @@ fn LogLine(props: &LineProps) -> Html {
             role="button" tabindex={if props.tab_stop { "0" } else { "-1" }} {onclick} onkeydown={activate_on_enter()}
             aria-pressed={props.selected.to_string()}>
             <span class="log-time mono">{ format!("{}.{:03}", ev.at.as_millis() / 1000, ev.at.as_millis() % 1000) }</span>
-            <span class="log-text">{ text }</span>
+            <span class="log-text">{ super::isolate(&text, ev.consumer().unwrap_or_default()) }</span>
         </li>
     }
 }
