@@ -2,17 +2,20 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, Header, HelpOverlay,
-    Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage, Timeline, Toolbar,
-    TopicPanel,
+    AddConsumerForm, AlertBar, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
+    Header, HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
+    StageActions, Timeline, Toolbar, TopicPanel,
 };
-use crate::hooks::{use_animation_frame, use_key_shortcuts, use_media_query, ONE_COLUMN};
+use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
 use crate::prefs;
 use crate::state::{Change, PlaygroundContext, Speed};
 
 /// The id of the add-consumer form's submit button (the `a` shortcut presses it).
 pub const ADD_CONSUMER_BUTTON_ID: &str = "add-consumer-submit";
+
+/// The id of the add-consumer form (its submit button sits beside the stage).
+pub const ADD_CONSUMER_FORM_ID: &str = "add-consumer-form";
 
 /// Panels re-render at most this often while the simulation runs (the tokens move every frame).
 const REFRESH_MS: f64 = 100.0;
@@ -41,9 +44,6 @@ pub fn App() -> Html {
         use_effect_with((), move |_| after_next_paint(move || settled.set(true)));
     }
     let playground = use_reducer(crate::sharing::initial_playground);
-    // In one column (the stylesheet's breakpoint) the group panel follows the stage, so that the
-    // state and the generation are in sight of the drawing, not below every other panel.
-    let single_column = use_media_query(ONE_COLUMN);
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
     use_effect_with(*presenting, |on| prefs::save_presentation(*on));
@@ -58,19 +58,28 @@ pub fn App() -> Html {
         let factor = playground.speed.factor();
         let shown_len = playground.view.log_len;
         let dispatcher = playground.dispatcher();
+        // An open lesson's step ends at this event: Play stops there.
+        let stop = playground.lesson.as_ref().map(|run| run.stop_seq());
         use_animation_frame(Callback::from(move |t: f64| {
             let mut ls = loop_state.borrow_mut();
             let dt = ls
                 .last_frame
                 .map_or(0.0, |last| (t - last).clamp(0.0, MAX_FRAME_MS));
             ls.last_frame = Some(t);
+            let mut ended = false;
             let grew = {
                 let mut w = world.borrow_mut();
                 if playing {
                     w.advance(dt * factor);
+                    ended = stop.is_some_and(|seq| crate::state::reached(&w, seq));
                 }
                 w.log_len() != shown_len
             };
+            if ended {
+                drop(ls);
+                dispatcher.dispatch(Change::LessonStepEnded);
+                return;
+            }
             let refresh = grew && t - ls.last_refresh >= REFRESH_MS;
             if refresh {
                 ls.last_refresh = t;
@@ -160,30 +169,35 @@ pub fn App() -> Html {
                 <div class={classes!("app", presenting.then_some("is-presenting"))}>
                     <Header {onlang} presenting={*presenting} {onpresent} onhelp={onhelp.clone()} />
                     <Toolbar />
+                    <AlertBar />
                     <Timeline />
                     <Announcer />
+                    // The stage column holds what a class watches and what is done to it: the
+                    // stage, the group's state, generation, leader and coordinator, and the main
+                    // controls. On a wide screen it fills the window and the detail panels scroll
+                    // beside it; in one column the group's facts and the controls stay docked at
+                    // the bottom of the screen while the stage is in view.
                     <main class="app-main">
                         <div class="app-col app-col-main">
                             <Stage />
-                            if single_column {
+                            <div class="stage-dock">
                                 <GroupPanel />
-                            }
-                            if *settled {
-                                <SequenceDiagram />
-                                <ConsumerList />
-                                <AddConsumerForm />
-                                <TopicPanel />
-                            }
+                                if *settled {
+                                    <StageActions />
+                                }
+                            </div>
                         </div>
                         <div class="app-col app-col-side">
-                            if !single_column {
-                                <GroupPanel />
-                            }
                             if *settled {
-                                <ReplicationPanel />
                                 <LessonPanel />
                                 <Inspector />
+                                <ConsumerList />
+                                <AddConsumerForm />
                                 <EventLog />
+                                <GroupStates />
+                                <SequenceDiagram />
+                                <ReplicationPanel />
+                                <TopicPanel />
                                 <ConsolePanel />
                                 <ShareBar />
                             }

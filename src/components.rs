@@ -1,13 +1,15 @@
 //! One component per file.
 
 mod add_consumer_form;
+mod alert_bar;
 mod announcer;
 mod clock;
 mod console_panel;
-mod consumer_card;
+pub mod consumer_card;
 mod consumer_list;
 mod event_log;
 mod group_panel;
+mod group_states;
 mod header;
 mod help_overlay;
 mod inspector;
@@ -19,12 +21,14 @@ mod replication_panel;
 mod sequence_diagram;
 mod share_bar;
 pub mod stage;
+mod stage_actions;
 mod state_diagram;
 mod timeline;
 mod toolbar;
 mod topic_panel;
 
 pub use add_consumer_form::{check, AddConsumerForm, Draft, Field};
+pub use alert_bar::AlertBar;
 pub use announcer::Announcer;
 pub use clock::Clock;
 pub use console_panel::ConsolePanel;
@@ -32,6 +36,7 @@ pub use consumer_card::ConsumerCard;
 pub use consumer_list::ConsumerList;
 pub use event_log::EventLog;
 pub use group_panel::GroupPanel;
+pub use group_states::GroupStates;
 pub use header::Header;
 pub use help_overlay::HelpOverlay;
 pub use inspector::Inspector;
@@ -43,6 +48,7 @@ pub use replication_panel::ReplicationPanel;
 pub use sequence_diagram::SequenceDiagram;
 pub use share_bar::ShareBar;
 pub use stage::Stage;
+pub use stage_actions::StageActions;
 pub use state_diagram::{StateDiagram, StateLook};
 pub use timeline::Timeline;
 pub use toolbar::Toolbar;
@@ -89,4 +95,163 @@ pub fn activate_on_enter() -> Callback<KeyboardEvent> {
             let _ = el.dispatch_event(&click);
         }
     })
+}
+
+/// Once the change being rendered is on the page, moves the keyboard focus to the first element
+/// matching `selector` without scrolling to it (a heading gets `tabindex="-1"` for this), and, with
+/// `show_stage`, scrolls the stage into view when it is out of it (on a phone, where the panels are
+/// below the stage).
+pub fn focus_soon(selector: &'static str, show_stage: bool) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if let Some(el) = doc.query_selector(selector).ok().flatten() {
+            focus_without_scrolling(&el);
+        }
+        if show_stage {
+            let stage = doc
+                .query_selector(".stage")
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            let scrolled = web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+            if let Some(stage) = stage {
+                if scrolled > f64::from(stage.offset_top()) + 40.0 {
+                    stage.scroll_into_view();
+                }
+            }
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, scrolls the first element matching `selector`
+/// into view within its scrolling panel (the nearest edge; a lesson's narration as it is revealed).
+pub fn reveal_soon(selector: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(selector).ok().flatten());
+        if let Some(el) = el {
+            el.scroll_into_view_with_bool(false);
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the first element matching `selector`
+/// and scrolls it into view.
+pub fn focus_visible_soon(selector: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, gives the focus back to `group` (a button
+/// group) if it fell out of it: to its first button (a Kill or Close button that went, replaced
+/// by Restart). If the group itself went, to the stage's action bar.
+pub fn refocus_in(group: web_sys::Element) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let inside = doc
+            .active_element()
+            .is_some_and(|a| group.contains(Some(&a)) && a.tag_name() != "BODY");
+        if inside {
+            return;
+        }
+        let target = if group.is_connected() {
+            group.query_selector("button").ok().flatten()
+        } else {
+            doc.query_selector(".stage-actions button").ok().flatten()
+        };
+        if let Some(el) = target {
+            focus_without_scrolling(&el);
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the element with this id without
+/// scrolling the page.
+pub fn focus_id_soon(id: String) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id));
+        if let Some(el) = el {
+            focus_without_scrolling(&el);
+        }
+    })
+    .forget();
+}
+
+/// Once the change being rendered is on the page, focuses the element with this id, scrolling
+/// it into view within its list.
+pub fn focus_visible_id_soon(id: String) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
+/// `template` filled with `args`, its `{name}` isolated in a `<bdi>` (a name in any script, mixed
+/// with the sentence around it, does not reorder it).
+pub fn with_name(template: &str, name: &str, args: &[(&str, &str)]) -> Html {
+    match template.split_once("{name}") {
+        Some((before, after)) => html! {
+            <>{ crate::i18n::fill(before, args) }<bdi>{ name.to_owned() }</bdi>{ crate::i18n::fill(after, args) }</>
+        },
+        None => html! { { crate::i18n::fill(template, args) } },
+    }
+}
+
+/// `text` with each whole-word occurrence of `name` isolated in a `<bdi>` (a log line's sentence
+/// around its consumer's name, in any script, keeps its order).
+pub fn isolate(text: &str, name: &str) -> Html {
+    if name.is_empty() {
+        return html! { { text.to_owned() } };
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let mut parts: Vec<Html> = Vec::new();
+    let mut rest = 0;
+    let mut from = 0;
+    while let Some(i) = text[from..].find(name).map(|i| i + from) {
+        let end = i + name.len();
+        let whole = !word(text[..i].chars().next_back()) && !word(text[end..].chars().next());
+        if whole {
+            parts.push(html! { { text[rest..i].to_owned() } });
+            parts.push(html! { <bdi>{ name.to_owned() }</bdi> });
+            rest = end;
+        }
+        from = end;
+    }
+    parts.push(html! { { text[rest..].to_owned() } });
+    html! { <>{ for parts }</> }
+}
+
+/// `el.focus({ preventScroll: true })`.
+pub fn focus_without_scrolling(el: &web_sys::Element) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
+    if let Ok(focus) = js_sys::Reflect::get(el, &"focus".into()) {
+        if let Some(f) = focus.dyn_ref::<js_sys::Function>() {
+            let _ = f.call1(el, &options);
+        }
+    }
 }

@@ -124,6 +124,8 @@ pub struct ControlStrings {
     pub presentation_hint: &'static str,
     /// "The engine refused: {reason}".
     pub refused: &'static str,
+    /// The timeline's keys.
+    pub timeline_keys: &'static str,
 }
 
 /// The stage: nodes, edges, tokens, legend.
@@ -222,6 +224,14 @@ pub struct GroupStrings {
     pub last_transition: &'static str,
     /// Member count caption.
     pub member_count: &'static str,
+    /// The heading of the panel with the state diagram.
+    pub states_heading: &'static str,
+    /// The stage's action bar: before the name of the consumer its buttons act on.
+    pub selected: &'static str,
+    /// The stage's action bar with nothing selected.
+    pub select_hint: &'static str,
+    /// The stage's action bar's label.
+    pub actions_label: &'static str,
 }
 
 /// Consumer cards.
@@ -996,6 +1006,9 @@ pub struct Strings {
     pub explain: Explain,
     /// Explanations of the rarer log entries.
     pub explain_more: ExplainMore,
+    /// Between two sentences put side by side: a space in English, nothing after Chinese
+    /// punctuation.
+    pub sentence_gap: &'static str,
     /// What the live region says when the group changes: "{state}, generation {gen}, leader {leader}".
     pub announce: &'static str,
     /// The share bar: link, export, import.
@@ -1073,6 +1086,20 @@ pub struct LessonStrings {
     pub loading: &'static str,
     /// A lesson that could not be opened: "Could not open “{title}”: {why}".
     pub load_failed: &'static str,
+    /// Play or Step reached the end of the step.
+    pub step_ended: &'static str,
+    /// Play while a question waits.
+    pub answer_first: &'static str,
+    /// The last step's summary heading.
+    pub summary: &'static str,
+    /// The heading of the Kafka settings the lesson's scenario uses.
+    pub settings: &'static str,
+    /// The heading of the lesson's notes on Kafka's details.
+    pub notes: &'static str,
+    /// Which consumers have a value ({names}).
+    pub for_consumers: &'static str,
+    /// The coordinator's setting's Kafka name (`group.initial.rebalance.delay.ms`).
+    pub initial_delay_setting: &'static str,
 }
 
 /// The share bar.
@@ -1097,6 +1124,24 @@ pub struct ShareStrings {
     pub bad_file: &'static str,
     /// After a bad input: the session did not change.
     pub kept: &'static str,
+    /// The share codec's errors, by kind.
+    pub err_not_ours: &'static str,
+    /// {v}: the version found.
+    pub err_version: &'static str,
+    /// {size}, {limit}.
+    pub err_too_large: &'static str,
+    pub err_checksum: &'static str,
+    pub err_corrupt: &'static str,
+    /// {why}: the validator's reason (the scenario format's field names).
+    pub err_invalid: &'static str,
+    /// {why}: the playground's reason (a field and its limit).
+    pub err_replay: &'static str,
+    /// After a bad link at the top: what the page did (the address bar keeps the link).
+    pub link_kept: &'static str,
+    /// The browser refused the autosave.
+    pub autosave_failed: &'static str,
+    /// The label of the button that dismisses the alert.
+    pub dismiss: &'static str,
 }
 
 /// Fills `{key}` placeholders in a template.

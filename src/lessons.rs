@@ -4,7 +4,7 @@
 //! (`lessons/<id>.json` and `lessons/<id>.lesson.json`, which Trunk copies next to the app) are
 //! fetched when it is opened, for the scenario to simulate and the texts to show.
 
-use rebalance_engine::lesson::Narration;
+use rebalance_engine::lesson::{Lesson, Narration, Text};
 use rebalance_engine::Scenario;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -58,6 +58,10 @@ pub struct Loaded {
     pub narration: Narration,
     /// The scenario it narrates.
     pub scenario: Scenario,
+    /// What the lesson showed, for its last step.
+    pub summary: Text,
+    /// Its notes on Kafka's details.
+    pub kafka_notes: Vec<Text>,
 }
 
 /// Reads `preset` from its two files' texts. The lesson file must have the steps the app was
@@ -65,6 +69,7 @@ pub struct Loaded {
 pub fn parse(preset: Preset, scenario: &str, lesson: &str) -> Result<Loaded, String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| e.to_string())?;
     let narration = Narration::from_json(lesson).map_err(|e| e.to_string())?;
+    let whole = Lesson::from_json(lesson).map_err(|e| e.to_string())?;
     let same_steps = narration.steps.len() == preset.steps.len()
         && preset.steps.iter().zip(&narration.steps).all(|(built, read)| {
             built.id == read.id
@@ -84,6 +89,8 @@ pub fn parse(preset: Preset, scenario: &str, lesson: &str) -> Result<Loaded, Str
         steps: preset.steps,
         narration,
         scenario,
+        summary: whole.summary,
+        kafka_notes: whole.kafka_notes,
     })
 }
 
@@ -155,8 +162,6 @@ pub fn world_at(loaded: &Loaded, seq: u64) -> Result<World, String> {
 
 #[cfg(test)]
 mod tests {
-    use rebalance_engine::lesson::Lesson;
-
     use super::*;
 
     #[test]

@@ -17,7 +17,8 @@ use rebalance_engine::client::{check_name, NameIssue};
 use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::{share, Scenario};
 
-use crate::state::Playground;
+use crate::i18n::{fill, Strings};
+use crate::state::{Alert, Playground};
 pub use crate::world::default_base;
 use crate::world::World;
 
@@ -199,10 +200,55 @@ pub fn link_in_hash(hash: &str) -> Option<&str> {
     hash.strip_prefix(HASH_PREFIX).filter(|s| !s.is_empty())
 }
 
-/// Decodes and replays a share string (or a whole URL). The error names the problem.
+/// Why a link could not be opened: the share codec's typed error, or the playground's reason for
+/// not replaying its (valid) scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenError {
+    /// The link does not decode to a valid scenario.
+    Link(share::ShareError),
+    /// The scenario decodes but the playground does not replay it (its reason, naming the field).
+    Replay(String),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Link(e) => e.fmt(f),
+            Self::Replay(why) => write!(f, "the scenario in the link cannot be replayed: {why}"),
+        }
+    }
+}
+
+/// The problem in the user's language. The share codec's errors are translated whole; the reasons
+/// that name a field of the scenario (in the scenario format's English) follow a translated lead.
+pub fn explain_open_error(s: &Strings, e: &OpenError) -> String {
+    use share::ShareError;
+    let t = &s.share;
+    match e {
+        OpenError::Link(ShareError::NotOurFormat) => t.err_not_ours.to_owned(),
+        OpenError::Link(ShareError::UnknownVersion(v)) => fill(t.err_version, &[("v", v)]),
+        OpenError::Link(ShareError::TooLarge { size, limit }) => fill(
+            t.err_too_large,
+            &[("size", &size.to_string()), ("limit", &limit.to_string())],
+        ),
+        OpenError::Link(ShareError::BadChecksum) => t.err_checksum.to_owned(),
+        OpenError::Link(ShareError::Corrupt(_)) => t.err_corrupt.to_owned(),
+        OpenError::Link(ShareError::InvalidScenario(why)) => {
+            fill(t.err_invalid, &[("why", &why.to_string())])
+        }
+        OpenError::Replay(why) => fill(t.err_replay, &[("why", why)]),
+    }
+}
+
+/// Decodes and replays a share string (or a whole URL), with the typed reason it cannot.
+pub fn open_link_checked(text: &str) -> Result<World, OpenError> {
+    let scenario = share::decode(text).map_err(OpenError::Link)?;
+    replay(&scenario).map_err(OpenError::Replay)
+}
+
+/// Decodes and replays a share string (or a whole URL). The error names the problem (English).
 pub fn open_link(text: &str) -> Result<World, String> {
-    let scenario = share::decode(text).map_err(|e| e.to_string())?;
-    replay(&scenario).map_err(|e| format!("the scenario in the link cannot be replayed: {e}"))
+    open_link_checked(text).map_err(|e| e.to_string())
 }
 
 /// Reads a scenario file (the CLI's format) and replays it.
@@ -234,11 +280,16 @@ pub fn export_json(world: &World) -> String {
 
 thread_local! {
     /// A problem found while opening the page (a bad link), shown by the share bar once.
-    static STARTUP_ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
+    static STARTUP_ERROR: RefCell<Option<OpenError>> = const { RefCell::new(None) };
+}
+
+/// Takes the problem found while opening the page, if any (English).
+pub fn take_startup_error() -> Option<String> {
+    take_startup_problem().map(|e| e.to_string())
 }
 
 /// Takes the problem found while opening the page, if any.
-pub fn take_startup_error() -> Option<String> {
+pub fn take_startup_problem() -> Option<OpenError> {
     STARTUP_ERROR.with(|e| e.borrow_mut().take())
 }
 
@@ -266,17 +317,20 @@ pub fn initial_playground() -> Playground {
                 return playground_with(world);
             }
         }
-        match open_link(link) {
+        match open_link_checked(link) {
             Ok(world) => return playground_with(world),
             Err(e) => STARTUP_ERROR.with(|s| *s.borrow_mut() = Some(e)),
         }
     }
-    if let Some(saved) = storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) {
-        if let Ok(world) = open_link(&saved) {
-            return playground_with(world);
-        }
-    }
-    Playground::new(1, true)
+    // A link that does not open is shown at the top of the page, and the address bar keeps it
+    // until the user acts (see `Alert::BadLink`).
+    let problem = STARTUP_ERROR.with(|e| e.borrow().clone());
+    let mut pg = storage()
+        .and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten())
+        .and_then(|saved| open_link(&saved).ok())
+        .map_or_else(|| Playground::new(1, problem.is_none()), playground_with);
+    pg.alert = problem.map(Alert::BadLink);
+    pg
 }
 
 /// A paused playground on this world.
@@ -291,8 +345,9 @@ pub fn playground_with(world: World) -> Playground {
     pg
 }
 
-/// Puts the session's link in the URL (without a history entry) and autosaves it.
-pub fn publish(link: &str) {
+/// Puts the session's link in the URL (without a history entry) and autosaves it. Returns whether
+/// the autosave was written.
+pub fn publish(link: &str) -> bool {
     if let Some(window) = web_sys::window() {
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(
@@ -305,16 +360,16 @@ pub fn publish(link: &str) {
     if let Some(s) = tab_storage() {
         let _ = s.set_item(PUBLISHED_KEY, link);
     }
-    autosave(link);
+    autosave(link)
 }
 
 /// Autosaves the link without touching the URL: what the page does as it leaves, when a change
-/// of URL may come too late for a reload.
-pub fn autosave(link: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(AUTOSAVE_KEY, link);
-    }
+/// of URL may come too late for a reload. Returns whether it was written: a browser may refuse
+/// (storage full, or blocked), and then the last session saved stays as it was.
+pub fn autosave(link: &str) -> bool {
+    let written = storage().is_some_and(|s| s.set_item(AUTOSAVE_KEY, link).is_ok());
     if let Some(s) = tab_storage() {
         let _ = s.set_item(LATEST_KEY, link);
     }
+    written
 }

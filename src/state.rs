@@ -8,10 +8,52 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use rebalance_engine::sim::SimEvent;
 use rebalance_engine::{Message, NodeId};
 use yew::prelude::*;
 
+use crate::lessons::{self, Loaded};
 use crate::world::{Command, View, World};
+
+/// An open lesson: where the learner is in it. While it is open the lesson owns the timeline:
+/// Play and Step run at most to the end of the current step (see [`LessonRun::stop_seq`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRun {
+    pub loaded: Rc<Loaded>,
+    /// The step on screen.
+    pub step: usize,
+    /// Whether its narration is shown (false while its predict question waits for an answer).
+    pub revealed: bool,
+    /// The choice the learner picked for this step's question.
+    pub answer: Option<usize>,
+    /// Whether Play or Step ran to the end of the step (and stopped there).
+    pub at_end: bool,
+}
+
+impl LessonRun {
+    /// The event at which the current step ends: the next step's event once this one is read;
+    /// while its question waits, or on the last step, the event shown now (time does not run).
+    pub fn stop_seq(&self) -> u64 {
+        let steps = self.loaded.steps;
+        if !self.revealed {
+            self.step.checked_sub(1).map_or(0, |p| steps[p].seq)
+        } else {
+            steps
+                .get(self.step + 1)
+                .map_or(steps[self.step].seq, |next| next.seq)
+        }
+    }
+
+    /// Whether this is the last step, read.
+    pub fn finished(&self) -> bool {
+        self.revealed && self.step + 1 == self.loaded.steps.len()
+    }
+}
+
+/// Whether `world` has reached event `seq` of a lesson (0: the start, reached at once).
+pub fn reached(world: &World, seq: u64) -> bool {
+    seq == 0 || world.event(seq).is_some() || world.log().last().is_some_and(|e| e.seq > seq)
+}
 
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +66,89 @@ pub enum Selection {
     Message(Rc<Message>),
     /// A log entry, by sequence number.
     Event(u64),
+}
+
+/// What the event log shows: routine entries (heartbeats, commits) or not, one consumer's or all,
+/// one API's or all. Step and the timeline's arrow keys go to the next entry it shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogFilter {
+    /// Whether routine entries are shown ([`SimEvent::is_routine`]).
+    pub details: bool,
+    /// Only this consumer's entries (empty: every consumer's).
+    pub consumer: String,
+    /// Only this API's entries (empty: every API's).
+    pub api: String,
+}
+
+impl LogFilter {
+    /// Whether the log shows `ev`.
+    pub fn shows(&self, ev: &SimEvent) -> bool {
+        (self.details || !ev.is_routine())
+            && (self.consumer.is_empty() || ev.consumer() == Some(self.consumer.as_str()))
+            && (self.api.is_empty() || ev.api().map(|a| a.name()) == Some(self.api.as_str()))
+    }
+}
+
+/// The most instants one Step runs looking for an entry the log shows (a filter that matches
+/// nothing must not hang the page)...
+pub const MAX_STEP_INSTANTS: usize = 2_000;
+
+/// ...and the most virtual time it runs (a Stable group logs only routine entries: Step then
+/// moves a visible amount, not to the end of time).
+pub const MAX_STEP_MS: u64 = 30_000;
+
+/// What the consumer cards show of each consumer's state (a Step stops where one changes, even
+/// when the entry that changed it is hidden: a consumer starts revoking with a routine commit).
+fn card_states(world: &World) -> Vec<(rebalance_engine::client::ClientState, bool, bool)> {
+    world
+        .sim()
+        .consumers()
+        .iter()
+        .map(|c| (c.client_state, c.lifecycle.is_running(), c.paused.is_some()))
+        .collect()
+}
+
+/// Runs instants until one adds an entry `filter` shows, or changes a consumer's state on its
+/// card (at most [`MAX_STEP_INSTANTS`] and [`MAX_STEP_MS`], and not past event `stop` when one is
+/// given). Returns whether `stop` was reached.
+pub fn step_to_shown(world: &mut World, filter: &LogFilter, stop: Option<u64>) -> bool {
+    let until = world.now().as_millis().saturating_add(MAX_STEP_MS);
+    let mut cards = card_states(world);
+    for _ in 0..MAX_STEP_INSTANTS {
+        if world.now().as_millis() >= until {
+            break;
+        }
+        if stop.is_some_and(|seq| reached(world, seq)) {
+            return true;
+        }
+        let before = world.log_len();
+        if !world.step() {
+            break;
+        }
+        if world
+            .log()
+            .get(before..)
+            .is_some_and(|new| new.iter().any(|ev| filter.shows(ev)))
+        {
+            break;
+        }
+        let now = card_states(world);
+        if now != cards {
+            break;
+        }
+        cards = now;
+    }
+    stop.is_some_and(|seq| reached(world, seq))
+}
+
+/// A problem shown at the top of the page, where the user looks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Alert {
+    /// A link (in the address bar as the page opened, or pasted into it) does not open. Until the
+    /// user acts or dismisses it, the page does not overwrite the address bar or the autosave.
+    BadLink(crate::sharing::OpenError),
+    /// The browser refused to autosave the session (the last saved one is kept).
+    AutosaveFailed,
 }
 
 /// The speed of virtual time, as a step on a log scale: `10^(step / 10)`, from 0.1× to 10×.
@@ -110,6 +235,12 @@ pub struct Playground {
     pub refused: Option<String>,
     /// Redraws per animation frame.
     pub frames: Rc<FrameBus>,
+    /// The open lesson, if any.
+    pub lesson: Option<Rc<LessonRun>>,
+    /// The problem shown at the top of the page, if any.
+    pub alert: Option<Alert>,
+    /// What the event log shows.
+    pub log_filter: LogFilter,
     /// Bumped on every change, so that effects can depend on it.
     pub version: u64,
 }
@@ -133,6 +264,9 @@ impl Playground {
             selection: None,
             refused: None,
             frames: Rc::new(FrameBus::default()),
+            lesson: None,
+            alert: None,
+            log_filter: LogFilter::default(),
             version: 0,
         }
     }
@@ -147,7 +281,8 @@ pub enum Change {
     TogglePlay,
     /// Pause.
     Pause,
-    /// Run the next instant at which something happens (and pause).
+    /// Run to the next instant at which the log shows something, or a consumer's card changes
+    /// state (and pause).
     Step,
     /// Set the speed.
     SetSpeed(Speed),
@@ -159,6 +294,14 @@ pub enum Change {
     Command(Command),
     /// Show something in the inspector (or nothing).
     Select(Option<Selection>),
+    /// Open a lesson at a step (its world is already shown), or end it (`None`).
+    Lesson(Option<LessonRun>),
+    /// Play ran the open lesson to the end of its step: show the step's end, paused.
+    LessonStepEnded,
+    /// Show a problem at the top of the page, or dismiss it (`None`).
+    Alert(Option<Alert>),
+    /// Change what the event log shows.
+    SetLogFilter(LogFilter),
 }
 
 impl Reducible for Playground {
@@ -169,11 +312,39 @@ impl Reducible for Playground {
         next.version += 1;
         match change {
             Change::Refresh => {}
-            Change::TogglePlay => next.playing = !next.playing,
+            Change::TogglePlay => {
+                next.playing = !next.playing;
+                if next.playing {
+                    // In a lesson, time runs only up to the end of the step.
+                    if let Some(run) = next.lesson.clone() {
+                        if reached(&next.world.borrow(), run.stop_seq()) {
+                            next.playing = false;
+                            next.lesson = Some(Rc::new(LessonRun {
+                                at_end: true,
+                                ..(*run).clone()
+                            }));
+                        }
+                    }
+                }
+            }
             Change::Pause => next.playing = false,
             Change::Step => {
                 next.playing = false;
-                next.world.borrow_mut().step();
+                let stop = next.lesson.as_ref().map(|run| run.stop_seq());
+                let ended = step_to_shown(&mut next.world.borrow_mut(), &next.log_filter, stop);
+                if let (true, Some(run)) = (ended, next.lesson.clone()) {
+                    end_step(&mut next, &run);
+                }
+            }
+            Change::LessonStepEnded => {
+                next.playing = false;
+                if let Some(run) = next.lesson.clone() {
+                    end_step(&mut next, &run);
+                }
+            }
+            Change::Lesson(run) => {
+                next.playing = false;
+                next.lesson = run.map(Rc::new);
             }
             Change::SetSpeed(s) => next.speed = Speed(s.0.clamp(Speed::MIN, Speed::MAX)),
             Change::NudgeSpeed(by) => next.speed = next.speed.nudged(by),
@@ -182,16 +353,45 @@ impl Reducible for Playground {
                 next.world = fresh.world;
                 next.selection = None;
                 next.refused = None;
+                // Reset ends a lesson.
+                next.lesson = None;
+                if matches!(next.alert, Some(Alert::BadLink(_))) {
+                    next.alert = None;
+                }
             }
             Change::Command(cmd) => {
                 let result = next.world.borrow_mut().apply(cmd);
+                // Acting forks the world away from the lesson's scenario: the lesson ends (its
+                // steps no longer describe what is shown), the world stays.
+                if result.is_ok() {
+                    next.lesson = None;
+                }
                 next.refused = result.err();
+                // Acting on the session makes it the one to keep (the bad link is let go).
+                if matches!(next.alert, Some(Alert::BadLink(_))) {
+                    next.alert = None;
+                }
             }
+            Change::Alert(alert) => next.alert = alert,
+            Change::SetLogFilter(filter) => next.log_filter = filter,
             Change::Select(sel) => next.selection = sel,
         }
         next.view = Rc::new(next.world.borrow_mut().view());
         Rc::new(next)
     }
+}
+
+/// Shows the lesson's world exactly at the end of the step (the instant of its stop event; a frame
+/// or a step may have run past it), and marks the step ended.
+fn end_step(next: &mut Playground, run: &LessonRun) {
+    let stop = run.stop_seq();
+    if let Ok(world) = lessons::world_at(&run.loaded, stop) {
+        *next.world.borrow_mut() = world;
+    }
+    next.lesson = Some(Rc::new(LessonRun {
+        at_end: true,
+        ..run.clone()
+    }));
 }
 
 /// The playground as components get it from the context.

@@ -70,6 +70,12 @@ pub fn consumer_class(i: usize) -> String {
     format!("owner-{}", i % CONSUMER_COLOURS)
 }
 
+/// A string usable in an element id (and in `aria-labelledby`, a list of ids split at spaces)
+/// for any name: its UTF-8 bytes in hex.
+pub fn id_of(name: &str) -> String {
+    name.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,9 @@
 //! Component tests, in headless Chromium: `cargo test --target wasm32-unknown-unknown`.
 #![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 
-use rebalance_playground::components::{ConsumerList, GroupPanel, Inspector, ReplicationPanel, StateDiagram};
+use rebalance_playground::components::{
+    ConsumerList, GroupPanel, GroupStates, Inspector, ReplicationPanel, StateDiagram,
+};
 use rebalance_playground::i18n::Lang;
 use rebalance_playground::state::{Change, Playground, PlaygroundContext};
 use rebalance_playground::world::{default_consumer, Command};
@@ -135,6 +137,7 @@ fn PanelIn(props: &InLangProps) -> Html {
         <ContextProvider<Lang> context={props.lang}>
             <ContextProvider<PlaygroundContext> context={pg}>
                 <GroupPanel />
+                <GroupStates />
                 <Inspector />
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
@@ -324,6 +327,197 @@ async fn the_app_adds_consumers_steps_to_stable_and_inspects_a_node() {
     // The event log explains the rebalance in words.
     let log = text_of(&root, ".log-lines");
     assert!(log.contains("the group is Stable"), "{log}");
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_name_with_markup_is_refused_with_a_message_and_nothing_is_added() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    type_into(&root, "#consumer-name", "<b>x</b>");
+    yew::scheduler::flush().await;
+    button(&root, "Add consumer").click();
+    yew::scheduler::flush().await;
+    assert!(all(&root, ".consumer-card").is_empty(), "nothing added");
+    let error = text_of(&root, "#consumer-name-error");
+    assert!(error.contains("'<' is not allowed"), "{error}");
+    assert!(all(&root, "[role=alert]").iter().any(|a| a
+        .text_content()
+        .unwrap_or_default()
+        .contains("'<' is not allowed")));
+    // What the user typed is kept, to correct it.
+    let name: HtmlInputElement = root
+        .query_selector("#consumer-name")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(name.value(), "<b>x</b>");
+    type_into(&root, "#consumer-name", "b x");
+    yew::scheduler::flush().await;
+    button(&root, "Add consumer").click();
+    yew::scheduler::flush().await;
+    assert_eq!(all(&root, ".consumer-card").len(), 1);
+    app.destroy();
+    root.remove();
+}
+
+/// Step goes to the next entry the log shows: with routine entries hidden (the default), each
+/// press adds a shown line (it used to stop on hidden heartbeats, changing nothing in view).
+#[wasm_bindgen_test]
+async fn step_goes_to_the_next_entry_the_log_shows() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    button(&root, "Pause").click();
+    yew::scheduler::flush().await;
+    for _ in 0..2 {
+        button(&root, "Add consumer").click();
+        yew::scheduler::flush().await;
+    }
+    let newest = |root: &Element| {
+        all(root, ".log-line")
+            .first()
+            .map(|l| (l.get_attribute("data-seq").unwrap_or_default(), l.class_name()))
+    };
+    // Only C2's entries: many instants carry only C1's or routine traffic, yet each Step shows
+    // a new line of C2's.
+    let select: web_sys::HtmlSelectElement = all(&root, ".log-filters select")[0].clone().dyn_into().unwrap();
+    select.set_value("C2");
+    select
+        .dispatch_event(
+            &web_sys::Event::new_with_event_init_dict("change", &{
+                let init = web_sys::EventInit::new();
+                init.set_bubbles(true);
+                init
+            })
+            .unwrap(),
+        )
+        .unwrap();
+    yew::scheduler::flush().await;
+    let card_states = |root: &Element| -> Vec<String> {
+        all(root, "[data-testid=client-state]")
+            .iter()
+            .map(|c| c.get_attribute("data-state").unwrap_or_default())
+            .collect()
+    };
+    let clock = |root: &Element| -> u64 {
+        root.query_selector("[data-testid=clock]")
+            .unwrap()
+            .unwrap()
+            .get_attribute("data-ms")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // Each Step shows a new line of C2's, or, when none comes, runs a visible 30 s looking for
+    // one (a Step used to run one instant, often C1's or a hidden heartbeat's, and show nothing).
+    let mut shown = 0;
+    for _ in 0..12 {
+        let (before, t0, cards0) = (newest(&root), clock(&root), card_states(&root));
+        button(&root, "Step").click();
+        yew::scheduler::flush().await;
+        let (after, t1) = (newest(&root).expect("a log line"), clock(&root));
+        let cards_changed = card_states(&root) != cards0;
+        if Some(&after) != before.as_ref() {
+            shown += 1;
+            assert!(
+                !after.1.contains("is-detail"),
+                "a routine line while routine lines are hidden"
+            );
+            assert!(
+                text_of(&root, ".log-line").contains("C2"),
+                "{}",
+                text_of(&root, ".log-line")
+            );
+        } else {
+            assert!(
+                cards_changed || t1 - t0 >= rebalance_playground::state::MAX_STEP_MS,
+                "Step from {t0} ms to {t1} ms showed nothing new"
+            );
+        }
+    }
+    assert!(shown >= 6, "{shown} of 12 Steps showed a line");
+    for _ in 0..200 {
+        if text_of(&root, "[data-testid=group-state]") == "Stable" {
+            break;
+        }
+        button(&root, "Step").click();
+        yew::scheduler::flush().await;
+    }
+    assert_eq!(text_of(&root, "[data-testid=group-state]"), "Stable");
+    // In Stable too.
+    for _ in 0..4 {
+        let (before, t0, cards0) = (newest(&root), clock(&root), card_states(&root));
+        button(&root, "Step").click();
+        yew::scheduler::flush().await;
+        let (after, t1) = (newest(&root), clock(&root));
+        assert!(
+            after != before
+                || card_states(&root) != cards0
+                || t1 - t0 >= rebalance_playground::state::MAX_STEP_MS,
+            "Step from {t0} ms to {t1} ms showed nothing new"
+        );
+    }
+    app.destroy();
+    root.remove();
+}
+
+/// Names of any length or script: cut on the stage and the cards with the full name in a title,
+/// every card named by its heading (a name with a space too), and the log's filter not stretched.
+#[wasm_bindgen_test]
+async fn long_spaced_and_rtl_names_are_cut_named_and_isolated() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    button(&root, "Pause").click();
+    yew::scheduler::flush().await;
+    let rtl = "مستهلك-الطلبات-".repeat(8);
+    for name in ["b x", rtl.as_str()] {
+        type_into(&root, "#consumer-name", name);
+        yew::scheduler::flush().await;
+        button(&root, "Add consumer").click();
+        yew::scheduler::flush().await;
+    }
+    let document = web_sys::window().unwrap().document().unwrap();
+    let cards = all(&root, ".consumer-card");
+    assert_eq!(cards.len(), 2);
+    for (card, name) in cards.iter().zip(["b x", rtl.as_str()]) {
+        let ids = card.get_attribute("aria-labelledby").expect("labelled");
+        assert!(!ids.contains(' '), "one id: {ids:?}");
+        let heading = document.get_element_by_id(&ids).expect("the label exists");
+        assert_eq!(heading.text_content().unwrap(), name);
+        assert_eq!(heading.get_attribute("title").as_deref(), Some(name));
+        assert_eq!(all(&heading, "bdi").len(), 1, "the name is isolated");
+    }
+    // The stage: the long name is cut, the node's title and label hold it whole.
+    let node = all(&root, ".stage-consumer")[1].clone();
+    let drawn = text_of(&node, ".stage-consumer-name");
+    assert!(drawn.ends_with('…') && drawn.chars().count() < 12, "{drawn}");
+    assert_eq!(text_of(&node, "title"), rtl);
+    assert!(node.get_attribute("aria-label").unwrap().contains(&rtl));
+    // In the log, the consumer's name is isolated from the sentence around it.
+    let isolated: Vec<String> = all(&root, ".log-text bdi")
+        .iter()
+        .map(|b| b.text_content().unwrap_or_default())
+        .collect();
+    assert!(isolated.iter().any(|n| n == &rtl), "{isolated:?}");
+    assert!(isolated.iter().any(|n| n == "b x"), "{isolated:?}");
+    // The log's consumer filter keeps a reasonable width.
+    let select: HtmlElement = all(&root, ".log-filters select")[0].clone().dyn_into().unwrap();
+    assert!(
+        select.offset_width() < 400,
+        "the filter is {} px wide",
+        select.offset_width()
+    );
     app.destroy();
     root.remove();
 }
@@ -694,6 +888,7 @@ fn PanelsOn(props: &OnProps) -> Html {
         <ContextProvider<Lang> context={Lang::En}>
             <ContextProvider<PlaygroundContext> context={pg}>
                 <GroupPanel />
+                <GroupStates />
                 <rebalance_playground::components::AddConsumerForm />
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
@@ -729,7 +924,8 @@ async fn an_imported_scenario_shows_its_own_group_and_bounds() {
         text_of(&root, "[data-testid=offsets-partition]"),
         format!("__consumer_offsets-{partition}")
     );
-    let panel = text_of(&root, ".group-panel");
+    // (The partition's note moved with the state diagram to the group-states panel, issue #13.)
+    let panel = text_of(&root, ".group-panel") + &text_of(&root, ".group-states");
     assert!(panel.contains(&format!("% 7 = {partition}")), "{panel}");
     assert!(
         !panel.contains("28"),

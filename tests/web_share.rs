@@ -229,3 +229,104 @@ async fn leaving_the_page_saves_the_session_as_it_is() {
     app.destroy();
     storage.remove_item(AUTOSAVE_KEY).unwrap();
 }
+
+/// A link that does not open, translated whole from the codec's typed error (no English left in
+/// the Chinese message).
+#[wasm_bindgen_test]
+fn a_damaged_link_is_explained_in_each_language() {
+    use rebalance_playground::i18n::Lang;
+    let e = sharing::open_link_checked("rb1.AA").err().expect("refused");
+    // The English Display is the codec's, as before.
+    assert!(e.to_string().contains("damaged"), "{e}");
+    let zh = sharing::explain_open_error(Lang::Zh.strings(), &e);
+    assert!(zh.contains("链接已损坏"), "{zh}");
+    assert!(
+        !zh.chars().any(|c| c.is_ascii_alphabetic()),
+        "English left in {zh:?}"
+    );
+    let en = sharing::explain_open_error(Lang::En.strings(), &e);
+    assert!(en.contains("damaged"), "{en}");
+    for text in ["hello", "rb7.AAAA"] {
+        let e = sharing::open_link_checked(text).err().expect("refused");
+        let zh = sharing::explain_open_error(Lang::Zh.strings(), &e);
+        assert!(!zh.contains("link") && !zh.contains("version"), "{zh}");
+    }
+}
+
+/// Replaces `Storage.prototype.setItem` so that the autosave key cannot be written (a full or
+/// blocked storage), or puts the browser's own back.
+fn refuse_autosave(refuse: bool) {
+    let code = if refuse {
+        "if (!Storage.prototype.__setItem) Storage.prototype.__setItem = Storage.prototype.setItem;
+         Storage.prototype.setItem = function (k, v) {
+           if (k === 'rebalance-playground.session') throw new DOMException('full', 'QuotaExceededError');
+           return this.__setItem(k, v);
+         };"
+    } else {
+        "if (Storage.prototype.__setItem) Storage.prototype.setItem = Storage.prototype.__setItem;"
+    };
+    js_sys::Function::new_no_args(code)
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap();
+}
+
+/// An autosave the browser refuses keeps the last good one and says so at the top of the page;
+/// the alert goes once a save works again.
+#[wasm_bindgen_test]
+async fn an_autosave_that_cannot_be_written_keeps_the_last_good_one_and_says_so() {
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    let good = sharing::session_link(&played());
+    storage.set_item(AUTOSAVE_KEY, &good).unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    refuse_autosave(true);
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let app = yew::Renderer::<rebalance_playground::App>::with_root(root.clone()).render();
+    let alert = || {
+        root.query_selector(".app-alert[role=alert]")
+            .unwrap()
+            .and_then(|a| a.text_content())
+    };
+    // The page saves a moment after it opens: the save is refused.
+    for _ in 0..600 {
+        if alert().is_some() {
+            break;
+        }
+        next_frame().await;
+    }
+    let text = alert().expect("the refused autosave is reported at the top");
+    assert!(text.contains("last saved session is kept"), "{text}");
+    assert_eq!(
+        storage.get_item(AUTOSAVE_KEY).unwrap().as_deref(),
+        Some(good.as_str())
+    );
+
+    // Storage works again: the next save goes through and the alert goes.
+    refuse_autosave(false);
+    let add = document
+        .get_element_by_id(rebalance_playground::app::ADD_CONSUMER_BUTTON_ID)
+        .unwrap()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap();
+    add.click();
+    for _ in 0..600 {
+        if alert().is_none() {
+            break;
+        }
+        next_frame().await;
+    }
+    assert_eq!(alert(), None);
+    assert_ne!(
+        storage.get_item(AUTOSAVE_KEY).unwrap().as_deref(),
+        Some(good.as_str())
+    );
+    app.destroy();
+    root.remove();
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
+}

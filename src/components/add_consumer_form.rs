@@ -5,7 +5,7 @@ use web_sys::{HtmlInputElement, SubmitEvent};
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
-use crate::app::ADD_CONSUMER_BUTTON_ID;
+use crate::app::ADD_CONSUMER_FORM_ID;
 use crate::i18n::{fill, Strings};
 use crate::state::Change;
 use crate::world::{default_consumer, Command};
@@ -259,6 +259,9 @@ pub fn AddConsumerForm() -> Html {
                     open.set(true);
                 }
                 shown_errors.set(checked.errors);
+                // The button may be beside the stage: the first wrong field takes the focus (and
+                // comes into view in its panel) so that the reason is where the user looks.
+                super::focus_visible_soon("#add-consumer-form [aria-invalid=true]");
                 return;
             }
             shown_errors.set(Vec::new());
@@ -370,10 +373,9 @@ pub fn AddConsumerForm() -> Html {
     html! {
         <section class="add-consumer panel" aria-labelledby="add-consumer-heading">
             <h2 id="add-consumer-heading" class="panel-heading">{ f.heading }</h2>
-            <form class="add-consumer-form" {onsubmit} novalidate=true>
+            <form id={ADD_CONSUMER_FORM_ID} class="add-consumer-form" {onsubmit} novalidate=true>
                 <div class="add-consumer-quick">
                     { text_input(Some(Field::Name), "consumer-name", f.name, draft.name.clone(), |d, v| d.name = v, None) }
-                    <button id={ADD_CONSUMER_BUTTON_ID} type="submit" class="primary">{ "＋ " }{ f.add }</button>
                     <span class="add-consumer-protocol">{ f.protocol }{ ": " }<strong data-testid="derived-protocol">{ protocol }</strong></span>
                 </div>
                 if !shown_errors.is_empty() {

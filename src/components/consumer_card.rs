@@ -1,11 +1,12 @@
 use rebalance_engine::assignor::RebalanceProtocol;
 use rebalance_engine::{ConsumerConfig, ConsumerView};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::stage::consumer_state_label;
 use super::{use_playground, use_strings};
-use crate::i18n::fill;
-use crate::state::{Change, Selection};
+use crate::i18n::{fill, Strings};
+use crate::state::{Change, PlaygroundContext, Selection};
 use crate::style::consumer_class;
 use crate::world::Command;
 
@@ -27,21 +28,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let pg = use_playground();
     let c = &props.consumer;
     let t = &s.consumer;
-    let name = c.name.clone();
-    let command = |make: fn(String) -> Command| {
-        let pg = pg.clone();
-        let name = name.clone();
-        Callback::from(move |_: MouseEvent| pg.dispatch(Change::Command(make(name.clone()))))
-    };
-    let oninspect = {
-        let pg = pg.clone();
-        let name = name.clone();
-        Callback::from(move |_: MouseEvent| {
-            pg.dispatch(Change::Select(Some(Selection::Consumer(name.clone()))))
-        })
-    };
     let running = c.lifecycle.is_running();
-    let paused = c.paused.is_some();
     let state = consumer_state_label(s, c);
     let protocol = match c.protocol {
         RebalanceProtocol::Eager => t.eager,
@@ -51,14 +38,16 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let revoking: Vec<String> = c.revoking.iter().map(ToString::to_string).collect();
     let key = state_key(c);
     let assignors: Vec<&str> = c.assignors.iter().map(|a| a.name()).collect();
-    let heading_id = format!("consumer-{}-name", c.name);
+    // An id from the name's bytes: any name (spaces, any script) gives one valid id, so the card
+    // is always named by its heading.
+    let heading_id = format!("consumer-{}-name", crate::style::id_of(&c.name));
     html! {
         <article class={classes!("consumer-card", consumer_class(props.index), (!running).then_some("is-stopped"),
                 props.selected.then_some("is-selected"))}
             aria-labelledby={heading_id.clone()} data-consumer={c.name.clone()}>
             <header class="consumer-card-header">
                 <span class="consumer-card-dot" aria-hidden="true"></span>
-                <h3 id={heading_id} class="consumer-card-name">{ &c.name }</h3>
+                <h3 id={heading_id} class="consumer-card-name" title={c.name.clone()}><bdi>{ &c.name }</bdi></h3>
                 if props.leader {
                     <span class="consumer-card-leader">{ "♛ " }{ s.stage.leader }</span>
                 }
@@ -89,21 +78,56 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                     <div class="wide"><dd class="consumer-card-flag">{ s.member_states.rejoin_needed }</dd></div>
                 }
             </dl>
-            <div class="consumer-card-actions" role="group" aria-label={fill(t.actions_for, &[("name", &c.name)])}>
-                if running {
-                    <button type="button" class="danger" onclick={command(Command::Kill)} title={t.kill_hint}>{ t.kill }</button>
-                    <button type="button" onclick={command(Command::Close)} title={t.close_hint}>{ t.close }</button>
-                    if paused {
-                        <button type="button" onclick={command(Command::Resume)} title={t.resume_hint}>{ t.resume }</button>
-                    } else {
-                        <button type="button" onclick={command(Command::Pause)} title={t.pause_hint}>{ t.pause }</button>
-                    }
-                } else {
-                    <button type="button" onclick={command(Command::Restart)} title={t.restart_hint}>{ t.restart }</button>
-                }
-                <button type="button" class="quiet" onclick={oninspect} aria-pressed={props.selected.to_string()}>{ t.inspect }</button>
-            </div>
+            { consumer_actions(&pg, s, c, props.selected) }
         </article>
+    }
+}
+
+/// What can be done to a consumer (on its card and in the stage's action bar): kill, close, pause or
+/// resume a running one, restart a stopped one, and inspect it.
+pub fn consumer_actions(pg: &PlaygroundContext, s: &Strings, c: &ConsumerView, selected: bool) -> Html {
+    let t = &s.consumer;
+    let name = c.name.clone();
+    let command = |make: fn(String) -> Command| {
+        let pg = pg.clone();
+        let name = name.clone();
+        Callback::from(move |e: MouseEvent| {
+            // The pressed button may go (Kill and Close leave Restart in its place): the focus
+            // moves to the group's first button instead of falling to the page.
+            let group = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|b| b.closest("[role=group]").ok().flatten());
+            pg.dispatch(Change::Command(make(name.clone())));
+            if let Some(group) = group {
+                super::refocus_in(group);
+            }
+        })
+    };
+    let oninspect = {
+        let pg = pg.clone();
+        let name = name.clone();
+        Callback::from(move |_: MouseEvent| {
+            pg.dispatch(Change::Select(Some(Selection::Consumer(name.clone()))))
+        })
+    };
+    let running = c.lifecycle.is_running();
+    let paused = c.paused.is_some();
+    html! {
+        <div class="consumer-card-actions" role="group" aria-label={fill(t.actions_for, &[("name", &c.name)])}>
+            if running {
+                <button type="button" class="danger" onclick={command(Command::Kill)} title={t.kill_hint}>{ t.kill }</button>
+                <button type="button" onclick={command(Command::Close)} title={t.close_hint}>{ t.close }</button>
+                if paused {
+                    <button type="button" onclick={command(Command::Resume)} title={t.resume_hint}>{ t.resume }</button>
+                } else {
+                    <button type="button" onclick={command(Command::Pause)} title={t.pause_hint}>{ t.pause }</button>
+                }
+            } else {
+                <button type="button" onclick={command(Command::Restart)} title={t.restart_hint}>{ t.restart }</button>
+            }
+            <button type="button" class="quiet" onclick={oninspect} aria-pressed={selected.to_string()}>{ t.inspect }</button>
+        </div>
     }
 }
 

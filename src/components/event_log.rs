@@ -9,8 +9,9 @@ use yew::prelude::*;
 use super::{activate_on_enter, use_playground, use_strings};
 use crate::explain::{explain, Context, GroupFacts};
 use crate::i18n::{fill, Lang};
-use crate::state::{Change, Selection};
+use crate::state::{Change, LogFilter, Selection};
 use crate::style::APIS;
+use wasm_bindgen::JsCast;
 
 /// How many entries the log shows.
 const SHOWN: usize = 80;
@@ -24,6 +25,8 @@ struct LineProps {
     group: GroupFacts,
     lang: Lang,
     selected: bool,
+    /// Whether this line is the log's one tab stop (roving tabindex).
+    tab_stop: bool,
     onselect: Callback<u64>,
 }
 
@@ -34,6 +37,7 @@ impl PartialEq for LineProps {
             && self.world == other.world
             && self.lang == other.lang
             && self.selected == other.selected
+            && self.tab_stop == other.tab_stop
             && self.state_at == other.state_at
             && self.group == other.group
     }
@@ -71,9 +75,11 @@ fn LogLine(props: &LineProps) -> Html {
     html! {
         <li class={classes!("log-line", source, important.then_some("is-important"), ev.is_routine().then_some("is-detail"),
                 props.selected.then_some("is-selected"))}
-            role="button" tabindex="0" {onclick} onkeydown={activate_on_enter()} aria-pressed={props.selected.to_string()}>
+            id={format!("log-line-{seq}")} data-seq={seq.to_string()}
+            role="button" tabindex={if props.tab_stop { "0" } else { "-1" }} {onclick} onkeydown={activate_on_enter()}
+            aria-pressed={props.selected.to_string()}>
             <span class="log-time mono">{ format!("{}.{:03}", ev.at.as_millis() / 1000, ev.at.as_millis() % 1000) }</span>
-            <span class="log-text">{ text }</span>
+            <span class="log-text">{ super::isolate(&text, ev.consumer().unwrap_or_default()) }</span>
         </li>
     }
 }
@@ -84,9 +90,11 @@ pub fn EventLog() -> Html {
     let s = use_strings();
     let lang = use_context::<Lang>().unwrap_or(Lang::En);
     let pg = use_playground();
-    let consumer = use_state(String::new);
-    let api = use_state(String::new);
-    let details = use_state(|| false);
+    // The filter lives in the playground: Step and the timeline's arrows follow what is shown.
+    let filter = pg.log_filter.clone();
+    // The line that is the log's tab stop (the arrow keys move it); by default the selected
+    // line, else the newest.
+    let active = use_state(|| None::<u64>);
     // Each shown entry is copied out of the engine's log once, then shared between renders.
     let cache = use_mut_ref(|| (0usize, std::collections::BTreeMap::<u64, Rc<SimEvent>>::new()));
     // A reset builds a new world whose entries are numbered from 1 again.
@@ -115,13 +123,7 @@ pub fn EventLog() -> Html {
             if out.len() >= SHOWN {
                 break;
             }
-            if !*details && ev.is_routine() {
-                continue;
-            }
-            if !consumer.is_empty() && ev.consumer() != Some(consumer.as_str()) {
-                continue;
-            }
-            if !api.is_empty() && ev.api().map(|a| a.name()) != Some(api.as_str()) {
+            if !filter.shows(ev) {
                 continue;
             }
             let shared = cache
@@ -142,21 +144,51 @@ pub fn EventLog() -> Html {
         let pg = pg.clone();
         Callback::from(move |seq: u64| pg.dispatch(Change::Select(Some(Selection::Event(seq)))))
     };
-    let onconsumer = {
-        let consumer = consumer.clone();
-        Callback::from(move |e: Event| consumer.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    let set_filter = |change: fn(&mut LogFilter, &web_sys::EventTarget)| {
+        let pg = pg.clone();
+        let filter = filter.clone();
+        Callback::from(move |e: Event| {
+            let Some(target) = e.target() else { return };
+            let mut next = filter.clone();
+            change(&mut next, &target);
+            pg.dispatch(Change::SetLogFilter(next));
+        })
     };
-    let onapi = {
-        let api = api.clone();
-        Callback::from(move |e: Event| api.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let ondetails = {
-        let details = details.clone();
-        Callback::from(move |e: Event| details.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
-    };
+    let onconsumer = set_filter(|f, t| f.consumer = t.unchecked_ref::<HtmlSelectElement>().value());
+    let onapi = set_filter(|f, t| f.api = t.unchecked_ref::<HtmlSelectElement>().value());
+    let ondetails = set_filter(|f, t| f.details = t.unchecked_ref::<HtmlInputElement>().checked());
+    let (consumer, api, details) = (&filter.consumer, &filter.api, filter.details);
     let selected = match &pg.selection {
         Some(Selection::Event(seq)) => Some(*seq),
         _ => None,
+    };
+    let order: Vec<u64> = lines.iter().map(|(e, _)| e.seq).collect();
+    let tab_stop = active
+        .filter(|a| order.contains(a))
+        .or(selected.filter(|a| order.contains(a)))
+        .or(order.first().copied());
+    // One tab stop for the whole log; the arrow keys, Home and End move between its lines.
+    let onlistkey = {
+        let active = active.clone();
+        let order = order.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(current) = tab_stop else { return };
+            let Some(i) = order.iter().position(|&s| s == current) else {
+                return;
+            };
+            let last = order.len() - 1;
+            let to = match e.key().as_str() {
+                "ArrowDown" => (i + 1).min(last),
+                "ArrowUp" => i.saturating_sub(1),
+                "Home" => 0,
+                "End" => last,
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            active.set(Some(order[to]));
+            super::focus_visible_id_soon(format!("log-line-{}", order[to]));
+        })
     };
 
     html! {
@@ -167,7 +199,7 @@ pub fn EventLog() -> Html {
                     <select onchange={onconsumer}>
                         <option value="" selected={consumer.is_empty()}>{ s.log.all }</option>
                         { for pg.view.consumers.iter().map(|c| html! {
-                            <option value={c.name.clone()} selected={*consumer == c.name}>{ &c.name }</option>
+                            <option value={c.name.clone()} selected={*consumer == c.name} title={c.name.clone()}>{ super::stage::shorten(&c.name, 24) }</option>
                         }) }
                     </select>
                 </label>
@@ -180,7 +212,7 @@ pub fn EventLog() -> Html {
                     </select>
                 </label>
                 <label class="log-details">
-                    <input type="checkbox" checked={*details} onchange={ondetails} />
+                    <input type="checkbox" checked={details} onchange={ondetails} />
                     { s.log.details }
                 </label>
             </div>
@@ -188,11 +220,12 @@ pub fn EventLog() -> Html {
                 <p class="panel-empty">{ s.log.empty }</p>
             } else {
                 <p class="log-count">{ fill(s.log.showing, &[("n", &lines.len().to_string())]) }</p>
-                <ol class="log-lines" aria-label={s.log.heading}>
+                <ol class="log-lines" aria-label={s.log.heading} onkeydown={onlistkey}>
                     { for lines.into_iter().map(|(ev, state_at)| {
                         let seq = ev.seq;
                         html! {
-                            <LogLine key={seq} world={world_id} event={ev} {state_at} {group} {lang} selected={selected == Some(seq)} onselect={onselect.clone()} />
+                            <LogLine key={seq} world={world_id} event={ev} {state_at} {group} {lang} selected={selected == Some(seq)}
+                                tab_stop={tab_stop == Some(seq)} onselect={onselect.clone()} />
                         }
                     }) }
                 </ol>

@@ -147,7 +147,7 @@ fn consumer_html(s: &Strings, pg: &Playground, name: &str) -> Html {
     }
     html! {
         <>
-            <h3 class="inspector-title">{ fill(s.stage.consumer_node, &[("name", &c.name), ("state", consumer_state_label(s, c))]) }</h3>
+            <h3 class="inspector-title">{ super::with_name(s.stage.consumer_node, &c.name, &[("state", consumer_state_label(s, c))]) }</h3>
             { rows_html(&rows) }
         </>
     }

@@ -2,7 +2,6 @@ use rebalance_engine::protocol::Api;
 use yew::prelude::*;
 
 use super::use_strings;
-use crate::hooks::{use_media_query, PHONE};
 use crate::i18n::Strings;
 use crate::style::{api_class, api_shape, APIS};
 
@@ -36,10 +35,10 @@ fn swatch(api: Api, extra: &'static str) -> Html {
 #[component]
 pub fn Legend() -> Html {
     let s = use_strings();
-    // On a phone the legend starts folded: open, it pushes the group's state a screen down.
-    let phone = use_media_query(PHONE);
+    // The legend starts folded: open, it takes the stage's room (and on a phone it pushes the
+    // group's state a screen down).
     html! {
-        <details class="legend" open={!phone}>
+        <details class="legend">
             <summary class="legend-heading">{ s.stage.legend }</summary>
             <ul class="legend-list">
                 { for APIS.into_iter().map(|api| html! {

@@ -11,7 +11,7 @@ use super::{use_playground, use_strings};
 use crate::download::download;
 use crate::i18n::fill;
 use crate::sharing;
-use crate::state::{Change, PlaygroundContext};
+use crate::state::{Alert, Change, PlaygroundContext};
 use crate::world::World;
 
 /// Wall-clock milliseconds between two autosaves while the simulation plays.
@@ -33,9 +33,17 @@ fn now_ms() -> f64 {
 }
 
 /// Puts the session's link in the URL and the autosave now, shows it in the field, returns it.
-fn publish_now(world: &World, shown: &UseStateHandle<String>) -> String {
-    let link = sharing::session_link(world);
-    sharing::publish(&link);
+/// An autosave the browser refuses is said at the top of the page (and unsaid once one works).
+fn publish_now(pg: &PlaygroundContext, shown: &UseStateHandle<String>) -> String {
+    // (The world is not borrowed while the alert is dispatched: the reducer borrows it.)
+    let link = sharing::session_link(&pg.world.borrow());
+    let saved = sharing::publish(&link);
+    let failed_shown = pg.alert == Some(Alert::AutosaveFailed);
+    if !saved && pg.alert.is_none() {
+        pg.dispatch(Change::Alert(Some(Alert::AutosaveFailed)));
+    } else if saved && failed_shown {
+        pg.dispatch(Change::Alert(None));
+    }
     if **shown != link {
         shown.set(link.clone());
     }
@@ -87,17 +95,26 @@ pub fn ShareBar() -> Html {
     let pg = use_playground();
     // The link of the session as it opens (the saves, a moment after each change, keep it current).
     let link = use_state(|| sharing::session_link(&pg.world.borrow()));
-    let notice = use_state(|| sharing::take_startup_error().map(|why| Notice::Error { what: "link", why }));
+    let notice = use_state(|| None::<Notice>);
     // (wall time of the last save, history length then, playing then)
     let saved = use_mut_ref(|| (f64::NEG_INFINITY, usize::MAX, true));
     // A save waiting to run (dropping it cancels it).
     let pending = use_mut_ref(|| None::<Timeout>);
+    // The playground as last rendered (for callbacks that run later).
+    let latest = use_mut_ref(|| pg.clone());
+    *latest.borrow_mut() = pg.clone();
 
     {
         let link = link.clone();
         let pg = pg.clone();
         let pending = pending.clone();
+        let latest = latest.clone();
         use_effect_with(pg.version, move |_| {
+            // While a link that did not open is reported, the address bar keeps it and the
+            // autosave keeps the last good session: nothing is saved until the user acts.
+            if matches!(pg.alert, Some(Alert::BadLink(_))) {
+                return;
+            }
             let len = pg.world.borrow().history().len();
             let mut last = saved.borrow_mut();
             let now = now_ms();
@@ -106,11 +123,11 @@ pub fn ShareBar() -> Html {
                 *last = (now, len, pg.playing);
                 // Saved a moment later, off the frame that showed the change: a burst of changes
                 // (dragging the timeline, clicking fast) is saved once, as it ends.
-                let world = pg.world.clone();
                 let slot = pending.clone();
                 let timeout = Timeout::new(SAVE_DELAY_MS, move || {
                     slot.borrow_mut().take();
-                    publish_now(&world.borrow(), &link);
+                    let pg = latest.borrow().clone();
+                    publish_now(&pg, &link);
                 });
                 // Replacing a waiting save cancels it.
                 *pending.borrow_mut() = Some(timeout);
@@ -121,8 +138,6 @@ pub fn ShareBar() -> Html {
     // load again, so it opens the link here. (The saves use history.replaceState, which fires no
     // hashchange: every hashchange is the learner's.) A damaged link is reported; the session
     // stays.
-    let latest = use_mut_ref(|| pg.clone());
-    *latest.borrow_mut() = pg.clone();
     {
         let notice = notice.clone();
         let latest = latest.clone();
@@ -135,9 +150,12 @@ pub fn ShareBar() -> Html {
                     return;
                 };
                 let pg = latest.borrow().clone();
-                match sharing::open_link(link) {
-                    Ok(world) => show_opened(&pg, &notice, s.share.imported, world, "link"),
-                    Err(why) => notice.set(Some(Notice::Error { what: "link", why })),
+                match sharing::open_link_checked(link) {
+                    Ok(world) => {
+                        pg.dispatch(Change::Alert(None));
+                        show_opened(&pg, &notice, s.share.imported, world, "link")
+                    }
+                    Err(why) => pg.dispatch(Change::Alert(Some(Alert::BadLink(why)))),
                 }
             });
             crate::hooks::listen(web_sys::window().map(Into::into), &["hashchange"], on_hash)
@@ -154,8 +172,14 @@ pub fn ShareBar() -> Html {
         use_effect_with((), move |_| {
             let on_leave = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
                 pending.borrow_mut().take();
-                if let Ok(world) = latest.borrow().world.try_borrow() {
-                    sharing::autosave(&sharing::session_link(&world));
+                let pg = latest.borrow().clone();
+                // (Not while a link that did not open is reported: the last good session stays.)
+                if matches!(pg.alert, Some(Alert::BadLink(_))) {
+                    return;
+                }
+                let link = pg.world.try_borrow().ok().map(|w| sharing::session_link(&w));
+                if let Some(link) = link {
+                    sharing::autosave(&link);
                 }
             });
             crate::hooks::listen(
@@ -176,7 +200,7 @@ pub fn ShareBar() -> Html {
         Callback::from(move |_| {
             // The link of what is on screen now, saved at once (a waiting save is not needed).
             pending.borrow_mut().take();
-            let full = with_page_base(&publish_now(&pg.world.borrow(), &link));
+            let full = with_page_base(&publish_now(&pg, &link));
             if let Some(w) = web_sys::window() {
                 // A refused clipboard (no permission) is no error: the link is in the field.
                 let copy = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&full));
@@ -238,8 +262,8 @@ pub fn ShareBar() -> Html {
             let lead = if *what == "file" { t.bad_file } else { t.bad_link };
             html! {
                 <div class="share-error" role="alert">
-                    <strong>{ lead }</strong>{ " " }
-                    <span class="share-error-reason">{ why.clone() }</span>{ " " }
+                    <strong>{ lead }</strong>{ s.sentence_gap }
+                    <span class="share-error-reason">{ why.clone() }</span>{ s.sentence_gap }
                     { t.kept }
                 </div>
             }

@@ -284,6 +284,8 @@ pub fn Stage() -> Html {
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
                 role="button" tabindex="0" aria-label={label} {onclick} onkeydown={activate_on_enter()}>
                 <rect x={fmt(-w)} y={fmt(-BROKER_H)} width={fmt(2.0 * w)} height={fmt(2.0 * BROKER_H)} rx="10" />
+                <rect class="stage-focus-ring" x={fmt(-w - 6.0)} y={fmt(-BROKER_H - 6.0)} width={fmt(2.0 * w + 12.0)}
+                    height={fmt(2.0 * BROKER_H + 12.0)} rx="14" aria-hidden="true" />
                 <text class="stage-broker-name" y="-14" text-anchor="middle">{ name }</text>
                 <text class="stage-broker-role" y="6" text-anchor="middle">{ status }</text>
                 if b.coordinates_group && b.alive {
@@ -315,8 +317,10 @@ pub fn Stage() -> Html {
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
                 role="button" tabindex="0" aria-label={label} {onclick} onkeydown={activate_on_enter()}>
                 <circle class="stage-consumer-body" r={fmt(r)} />
+                <circle class="stage-focus-ring" r={fmt(r + 7.0)} aria-hidden="true" />
+                <title>{ &c.name }</title>
                 <text class="stage-consumer-name" y={fmt(r * 0.18)} text-anchor="middle"
-                    font-size={fmt((r * 0.62).max(11.0))}>{ &c.name }</text>
+                    font-size={fmt((r * 0.62).max(11.0))}>{ shorten(&c.name, name_room(r)) }</text>
                 if !many {
                     <text class="stage-consumer-state" y={fmt(r + 30.0)} text-anchor="middle">{ state }</text>
                 }
@@ -354,6 +358,24 @@ pub fn Stage() -> Html {
             </div>
             <Legend />
         </section>
+    }
+}
+
+/// How many characters of a name fit in a consumer's circle of radius `r` (its font is about
+/// `0.62 r`, a character about 0.6 of that wide).
+fn name_room(r: f64) -> usize {
+    ((2.0 * r - 6.0) / ((r * 0.62).max(11.0) * 0.6)).floor().max(2.0) as usize
+}
+
+/// `name`, cut to `room` characters with an ellipsis when it is longer (the full name is in the
+/// node's title, its accessible name and the inspector).
+pub fn shorten(name: &str, room: usize) -> String {
+    if name.chars().count() <= room {
+        name.to_owned()
+    } else {
+        let mut cut: String = name.chars().take(room.saturating_sub(1).max(1)).collect();
+        cut.push('…');
+        cut
     }
 }
 

@@ -5,11 +5,17 @@
 //! actions are dropped).
 
 use rebalance_engine::SimTime;
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
 use crate::state::Change;
+
+/// How far Shift+arrow moves the timeline (ms of virtual time).
+const SHIFT_MS: u64 = 1_000;
+
+/// How far Page Up/Down move it.
+const PAGE_MS: u64 = 5_000;
 
 /// `12.3 s`.
 fn seconds(ms: u64) -> String {
@@ -43,6 +49,51 @@ pub fn Timeline() -> Html {
             pg.dispatch(Change::Pause);
         })
     };
+    // The slider's keys: an arrow goes to the previous or next recorded event (not 1 ms);
+    // Shift+arrow moves a second, Page Up/Down five; Home and End are the slider's own.
+    let onkey = {
+        let pg = pg.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let back = match e.key().as_str() {
+                "ArrowLeft" | "ArrowDown" | "PageDown" => true,
+                "ArrowRight" | "ArrowUp" | "PageUp" => false,
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            let to = {
+                let world = pg.world.borrow();
+                let (now, end) = (world.now().as_millis(), world.horizon().as_millis());
+                let by = match e.key().as_str() {
+                    "PageUp" | "PageDown" => Some(PAGE_MS),
+                    _ if e.shift_key() => Some(SHIFT_MS),
+                    _ => None,
+                };
+                match (by, back) {
+                    (Some(by), true) => Some(now.saturating_sub(by)),
+                    (Some(by), false) => Some(now.saturating_add(by).min(end)),
+                    // (The entries the log shows: its filter decides what "an event" is.)
+                    (None, true) => world
+                        .log()
+                        .iter()
+                        .rev()
+                        .filter(|ev| pg.log_filter.shows(ev))
+                        .map(|ev| ev.at.as_millis())
+                        .find(|&at| at < now),
+                    (None, false) => world
+                        .log_ahead()
+                        .iter()
+                        .filter(|ev| pg.log_filter.shows(ev))
+                        .map(|ev| ev.at.as_millis())
+                        .find(|&at| at > now),
+                }
+            };
+            if let Some(to) = to {
+                pg.world.borrow_mut().seek(SimTime(to));
+                pg.dispatch(Change::Pause);
+            }
+        })
+    };
     let label = s.controls.time;
     html! {
         <section class="timeline" aria-label={s.lessons.timeline} data-snapshots={snapshots.to_string()}>
@@ -50,7 +101,8 @@ pub fn Timeline() -> Html {
                 <span>{ s.lessons.timeline }</span>
                 <input type="range" min="0" max={end.to_string()} step="1" value={now.to_string()}
                     aria-valuetext={format!("{label} {}", seconds(now))}
-                    oninput={onseek} />
+                    title={s.controls.timeline_keys} aria-describedby="timeline-keys"
+                    oninput={onseek} onkeydown={onkey} />
             </label>
             <span class="timeline-value">{ format!("{} / {}", seconds(now), seconds(end)) }</span>
             if let Some(t) = dropped {
@@ -58,6 +110,7 @@ pub fn Timeline() -> Html {
                     { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }
                 </p>
             }
+            <span id="timeline-keys" class="visually-hidden">{ s.controls.timeline_keys }</span>
         </section>
     }
 }

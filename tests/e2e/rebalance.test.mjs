@@ -142,7 +142,8 @@ test('in 中文 the group states are labelled in Chinese', async () => {
   for (const zh of ['空', '准备重平衡', '完成重平衡', '稳定', '死亡']) {
     assert.ok(names.some((n) => n.startsWith(zh)), `${zh} in ${names}`);
   }
-  assert.match(await page.getByRole('status').first().textContent(), /^消费者组 稳定（Stable），generation \d+/);
+  // (The announcer says the glossary's 代 for generation since issue #13; it said "generation".)
+  assert.match(await page.getByRole('status').first().textContent(), /^消费者组 稳定（Stable），第 \d+ 代/);
   // Explanations too.
   await waitForText(page.getByRole('list', { name: '事件日志' }).getByRole('button'), /消费者组进入 Stable/);
   await screenshot(page, 'rebalance-zh');

@@ -1,7 +1,7 @@
 // The sequence diagram: lifelines and arrows for three consumers joining, error responses drawn
 // differently, a click (or Enter) on a message moves the timeline there, and the SVG export is a
-// standalone, well-formed SVG with the lifelines (a consumer name with XML's special characters
-// included: `&` and `"`; `<` and `>` are refused in names, by the form as by the share format).
+// standalone, well-formed SVG with the lifelines (a consumer name with `&`, which XML escapes, and a
+// character outside ASCII; `<` and `>` are refused in names, by the form as by the share format).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -29,7 +29,7 @@ test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors dr
   // the diagram's window holds it whole, however busy the machine.
   const toolbar = page.getByRole('toolbar');
   await toolbar.getByRole('button', { name: 'Pause' }).click();
-  await page.getByLabel('Name', { exact: true }).fill('R&D "3"');
+  await page.getByLabel('Name', { exact: true }).fill('R&D ♥3');
   await page.getByRole('button', { name: 'Add consumer' }).click();
   await addConsumers(page, 2);
   await toolbar.getByRole('button', { name: 'Play' }).click();
@@ -45,11 +45,11 @@ test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors dr
 
   const lanes = await view.locator('.seq-heads .seq-lane').evaluateAll((els) => els.map((e) => e.getAttribute('data-lane')));
   assert.equal(lanes[0], 'broker 0', 'the coordinator first');
-  for (const name of ['R&D "3"', 'C2', 'C3']) assert.ok(lanes.includes(name), `${name} in ${lanes}`);
+  for (const name of ['R&D ♥3', 'C2', 'C3']) assert.ok(lanes.includes(name), `${name} in ${lanes}`);
   assert.equal(await view.locator('.seq-heads .seq-lane-role').first().textContent(), 'coordinator');
 
-  for (const name of ['R&D "3"', 'C2', 'C3']) {
-    const joins = diagram.getByRole('button', { name: new RegExp(`JoinGroup request from ${name.replace(/[<>&"]/g, '.')} to broker 0`) });
+  for (const name of ['R&D ♥3', 'C2', 'C3']) {
+    const joins = diagram.getByRole('button', { name: new RegExp(`JoinGroup request from ${name.replace(/[<>&]/g, '.')} to broker 0`) });
     assert.ok((await joins.count()) >= 2, `${name}: JoinGroup, MEMBER_ID_REQUIRED, JoinGroup again`);
     const syncs = diagram.getByRole('button', { name: new RegExp(`SyncGroup request from ${name.replace(/[<>&"]/g, '.')}`) });
     assert.ok((await syncs.count()) >= 1, `${name}: SyncGroup`);
@@ -130,7 +130,7 @@ test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors dr
   const file = await download;
   assert.equal(file.suggestedFilename(), 'sequence-diagram.svg');
   const text = await readFile(await file.path(), 'utf8');
-  assert.ok(text.includes('R&amp;D &quot;3&quot;'), 'the name is escaped');
+  assert.ok(text.includes('R&amp;D ♥3'), 'the name is escaped');
   const parsed = await page.evaluate((svg) => {
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
     const root = doc.documentElement;
@@ -148,7 +148,7 @@ test('three consumers join: lifelines, JoinGroup and SyncGroup arrows, errors dr
   assert.equal(parsed.root, 'svg');
   assert.equal(parsed.ns, 'http://www.w3.org/2000/svg');
   assert.equal(parsed.style, 1, 'its own styles');
-  for (const name of ['broker 0', 'R&D "3"', 'C2', 'C3']) assert.ok(parsed.lanes.includes(name), `${name} in ${parsed.lanes}`);
+  for (const name of ['broker 0', 'R&D ♥3', 'C2', 'C3']) assert.ok(parsed.lanes.includes(name), `${name} in ${parsed.lanes}`);
   assert.ok(parsed.messages > 10);
   assert.match(parsed.title, /^Consumer group test_group_1: protocol messages/);
 

@@ -149,9 +149,10 @@ test('a reload restores the session where it was; a link pasted into the same ta
   // (Its save, a moment later, is what a new tab comes back to.)
   await page.waitForFunction((s) => localStorage.getItem('rebalance-playground.session') !== s, stepped);
 
-  // A damaged link pasted the same way: the message, and the session stays.
+  // A damaged link pasted the same way: the message (at the top of the page since issue #13), and
+  // the session stays.
   await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
-  const alert = share.getByRole('alert');
+  const alert = page.getByRole('alert');
   await waitForText(alert, /This link cannot be opened: .*damaged/);
   assert.deepEqual(await shownSession(page), before);
 
@@ -160,7 +161,7 @@ test('a reload restores the session where it was; a link pasted into the same ta
   const otherErrors = [];
   other.on('pageerror', (e) => otherErrors.push(e.message));
   await other.goto(`${server.url}#s=rb1.AAAA-damaged`);
-  const otherAlert = other.getByRole('region', { name: 'Share and save' }).getByRole('alert');
+  const otherAlert = other.getByRole('alert');
   await waitForText(otherAlert, /This link cannot be opened: .*damaged/);
   await other.getByTestId('clock').and(other.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(other), before);
@@ -184,6 +185,31 @@ test('a reload right after a change keeps the change (the save waits a moment, b
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(page), before);
   assert.equal(await c2().textContent(), killed);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a damaged link opens with a translated alert at the top; the address bar and the autosave keep what they had', async () => {
+  const { context, page, errors } = await openPage(browser, `${server.url}#s=rb1.AAAA-damaged`, { locale: 'zh-CN' });
+  const alert = page.getByRole('alert').filter({ hasText: '无法打开这个链接' });
+  await alert.waitFor();
+  const text = await alert.textContent();
+  assert.match(text, /链接已损坏/);
+  assert.doesNotMatch(text, /the link|damaged|too short/, 'no English left');
+  // At the top: above the stage.
+  const alertBox = await alert.boundingBox();
+  const stageBox = await page.locator('.stage').boundingBox();
+  assert.ok(alertBox.y + alertBox.height <= stageBox.y, `alert at ${alertBox.y}, stage at ${stageBox.y}`);
+  // Time runs (a save would follow within a second), but the damaged link stays in the address bar
+  // and nothing is autosaved over what was there.
+  await page.getByRole('toolbar').getByRole('button', { name: '播放' }).click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').getAttribute('data-ms')) > 2500);
+  assert.equal(new URL(page.url()).hash, '#s=rb1.AAAA-damaged');
+  assert.equal(await page.evaluate(() => localStorage.getItem('rebalance-playground.session')), null);
+  // Acting makes this session the one to keep: the alert goes and the link is saved.
+  await page.getByRole('button', { name: '添加消费者' }).click();
+  await alert.waitFor({ state: 'detached' });
+  await page.waitForFunction(() => !location.hash.includes('damaged'));
   assert.deepEqual(errors, []);
   await context.close();
 });

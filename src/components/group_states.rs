@@ -1,0 +1,40 @@
+use rebalance_engine::GroupState;
+use yew::prelude::*;
+
+use super::{use_playground, use_strings, StateDiagram, StateLook};
+use crate::explain::GroupFacts;
+use crate::i18n::fill;
+
+/// How the group's state changes: the five states (the current one lit, the last transition
+/// marked), what the current one means, and why the group lives on its `__consumer_offsets`
+/// partition.
+#[component]
+pub fn GroupStates() -> Html {
+    let s = use_strings();
+    let pg = use_playground();
+    let g = &pg.view.group;
+    let state = g.state;
+    let previous = g.last_transition.map(|(from, _, _)| from);
+    let transition_key = g.last_transition.map_or(0, |(_, _, seq)| seq);
+    let facts = GroupFacts::of(g);
+    let (p, n) = (g.partition.to_string(), g.offsets_partitions.to_string());
+    let mut note = fill(
+        s.group.offsets_partition_note,
+        &[("group", &g.group_id), ("n", &n), ("p", &p)],
+    );
+    if facts.articles_group {
+        note.push_str(s.sentence_gap);
+        note.push_str(&fill(s.group.offsets_partition_article, &[("p", &p)]));
+    }
+    html! {
+        <section class="group-states panel" aria-labelledby="group-states-heading">
+            <h2 id="group-states-heading" class="panel-heading">{ s.group.states_heading }</h2>
+            <StateDiagram current={state} {previous} {transition_key} />
+            <p class="group-panel-explanation">{ state.explanation(s) }</p>
+            <p class="group-panel-note"><code>{ format!("__consumer_offsets-{}", g.partition) }</code>{ ": " }{ note }</p>
+            if pg.view.consumers.is_empty() && g.state == GroupState::Empty {
+                <p class="group-panel-empty">{ s.no_consumers }</p>
+            }
+        </section>
+    }
+}

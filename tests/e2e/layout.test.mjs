@@ -1,0 +1,88 @@
+// The screen a class sees: acting and watching share one screen at every size. The stage, the
+// group's state, generation, leader and coordinator stay in view while the main controls are used,
+// and an open lesson's narration is on screen with the stage.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers, settledGroup, setSpeed } from './harness.mjs';
+
+useServerAndBrowser();
+
+/** Whether `locator`'s box lies (at least `part` of its height) inside the viewport. */
+async function inView(page, locator, part = 1) {
+  const box = await locator.boundingBox();
+  const { height } = page.viewportSize();
+  if (!box || box.height === 0) return false;
+  const visible = Math.min(box.y + box.height, height) - Math.max(box.y, 0);
+  return visible >= part * box.height - 1;
+}
+
+async function assertWatching(page, what) {
+  const group = page.getByRole('region', { name: /^(Consumer group|消费者组)/ });
+  for (const id of ['group-state', 'generation', 'leader', 'member-count']) {
+    assert.ok(await inView(page, group.getByTestId(id)), `${what}: ${id} is out of view`);
+  }
+  assert.ok(await inView(page, group.getByText(/^broker \d+$/)), `${what}: the coordinator is out of view`);
+  // Enough of the stage to watch it (on a phone the tall drawing is taller than the screen).
+  const stage = page.locator('.stage-canvas');
+  const box = await stage.boundingBox();
+  const { height } = page.viewportSize();
+  const visible = Math.min(box.y + box.height, height) - Math.max(box.y, 0);
+  assert.ok(visible >= Math.min(box.height, 250), `${what}: only ${visible}px of the stage are in view`);
+}
+
+for (const [name, viewport, extra] of [
+  ['a laptop', { width: 1366, height: 850 }, {}],
+  ['a projector in presentation mode', { width: 1920, height: 1080 }, { present: true }],
+  ['a phone', { width: 390, height: 844 }, { hasTouch: true }],
+]) {
+  test(`on ${name}, adding, killing and pausing keep the stage and the group in view`, async () => {
+    const { context, page, errors } = await openPage(browser, server.url, { viewport, hasTouch: extra.hasTouch });
+    if (extra.present) await page.getByRole('button', { name: 'Presentation mode' }).click();
+    const add = page.getByRole('button', { name: 'Add consumer' });
+    assert.ok(await inView(page, add), 'Add consumer is on the first screen');
+    await assertWatching(page, 'on opening');
+    await addConsumers(page, 3);
+    await assertWatching(page, 'after adding');
+    await setSpeed(page, 10);
+    await settledGroup(page, 3);
+    // Select a consumer on the stage: its actions are beside the stage.
+    await page.getByRole('button', { name: /^Consumer C2, / }).click();
+    const actions = page.getByRole('group', { name: 'Actions on the stage' });
+    await actions.getByText('C2', { exact: true }).waitFor();
+    await actions.getByRole('button', { name: 'Pause' }).click();
+    await actions.getByRole('button', { name: 'Resume' }).waitFor();
+    await assertWatching(page, 'after pausing');
+    await actions.getByRole('button', { name: 'Kill' }).click();
+    await actions.getByRole('button', { name: 'Restart' }).waitFor();
+    await assertWatching(page, 'after killing');
+    if (viewport.width > 1000) {
+      // A wide screen is one screen: the page itself does not scroll; the detail panels scroll
+      // in their column, and reaching the last of them leaves the stage where it is.
+      const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      assert.ok(overflow <= 1, `the page scrolls by ${overflow}px`);
+      await page.getByRole('region', { name: 'Share and save' }).scrollIntoViewIfNeeded();
+      await page.getByRole('region', { name: 'Share and save' }).getByRole('button', { name: 'Copy link' }).waitFor();
+      await assertWatching(page, 'with the last detail panel in view');
+    }
+    await page.screenshot({ path: `${(await screenshot(page, `layout-${viewport.width}`)).replace(/\.png$/, '-screen.png')}` });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test(`on ${name}, an open lesson's narration is on screen with the stage`, async () => {
+    const { context, page, errors } = await openPage(browser, server.url, { viewport, hasTouch: extra.hasTouch });
+    if (extra.present) await page.getByRole('button', { name: 'Presentation mode' }).click();
+    const panel = page.getByRole('region', { name: 'Lessons' });
+    await panel.getByRole('button', { name: 'Open lesson' }).click();
+    await panel.getByRole('button', { name: "28 (the article's figure)" }).click();
+    const narration = panel.getByRole('heading', { name: 'Finding the coordinator' });
+    await narration.waitFor();
+    assert.ok(await inView(page, narration), 'the narration is in view');
+    await assertWatching(page, 'in a lesson');
+    await panel.getByRole('button', { name: 'Next' }).click();
+    assert.ok(await inView(page, panel.getByTestId('lesson-step')), 'the step counter is in view after Next');
+    await assertWatching(page, 'after Next');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
