@@ -53,6 +53,25 @@ async fn settle() {
     }
 }
 
+/// Waits until something matches `selector`: on a busy machine Yew may render a change in a later
+/// task than the one `flush` runs (a condition with a bound, never a fixed sleep).
+async fn until_present(root: &Element, selector: &str) {
+    let window = web_sys::window().unwrap();
+    for _ in 0..200 {
+        yew::scheduler::flush().await;
+        if root.query_selector(selector).unwrap().is_some() {
+            return;
+        }
+        let timer = js_sys::Promise::new(&mut |resolve, _| {
+            window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(timer).await.unwrap();
+    }
+    panic!("nothing matches {selector} after 200 renders");
+}
+
 fn text_of(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .unwrap()
@@ -342,6 +361,7 @@ async fn a_name_with_markup_is_refused_with_a_message_and_nothing_is_added() {
     yew::scheduler::flush().await;
     button(&root, "Add consumer").click();
     yew::scheduler::flush().await;
+    until_present(&root, "#consumer-name-error").await;
     assert!(all(&root, ".consumer-card").is_empty(), "nothing added");
     let error = text_of(&root, "#consumer-name-error");
     assert!(error.contains("'<' is not allowed"), "{error}");
@@ -877,19 +897,19 @@ async fn the_replication_panel_speaks_chinese() {
 #[derive(PartialEq, Properties)]
 struct OnProps {
     pg: Playground,
+    #[prop_or_default]
+    children: Html,
 }
 
-/// The group panel and the add-consumer form over a given playground (an imported scenario).
+/// Its children in English over a given playground (an imported scenario, a played world).
 #[component]
-fn PanelsOn(props: &OnProps) -> Html {
+fn On(props: &OnProps) -> Html {
     let initial = props.pg.clone();
     let pg = use_reducer(move || initial);
     html! {
         <ContextProvider<Lang> context={Lang::En}>
             <ContextProvider<PlaygroundContext> context={pg}>
-                <GroupPanel />
-                <GroupStates />
-                <rebalance_playground::components::AddConsumerForm />
+                { props.children.clone() }
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
     }
@@ -913,7 +933,9 @@ async fn an_imported_scenario_shows_its_own_group_and_bounds() {
     let pg = rebalance_playground::sharing::playground_with(world);
 
     let root = mount_point();
-    let app = yew::Renderer::<PanelsOn>::with_root_and_props(root.clone(), OnProps { pg }).render();
+    let children =
+        html! { <><GroupPanel /><GroupStates /><rebalance_playground::components::AddConsumerForm /></> };
+    let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
     yew::scheduler::flush().await;
     assert!(
         text_of(&root, "h2").contains("payments"),
@@ -941,20 +963,6 @@ async fn an_imported_scenario_shows_its_own_group_and_bounds() {
     root.remove();
 }
 
-/// The admin console over a given playground.
-#[component]
-fn ConsoleOn(props: &OnProps) -> Html {
-    let initial = props.pg.clone();
-    let pg = use_reducer(move || initial);
-    html! {
-        <ContextProvider<Lang> context={Lang::En}>
-            <ContextProvider<PlaygroundContext> context={pg}>
-                <rebalance_playground::components::ConsolePanel />
-            </ContextProvider<PlaygroundContext>>
-        </ContextProvider<Lang>>
-    }
-}
-
 /// An engineer types the commands they know: the simulated cluster answers in the tool's format,
 /// and a mistyped command gets the tool's kind of error, not a crash.
 #[wasm_bindgen_test]
@@ -970,7 +978,8 @@ async fn the_admin_console_answers_kafka_consumer_groups_on_the_simulated_cluste
     }
     let pg = rebalance_playground::sharing::playground_with(world);
     let root = mount_point();
-    let app = yew::Renderer::<ConsoleOn>::with_root_and_props(root.clone(), OnProps { pg }).render();
+    let children = html! { <rebalance_playground::components::ConsolePanel /> };
+    let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
     yew::scheduler::flush().await;
 
     type_into(
