@@ -7,24 +7,16 @@
 //! the static member C joins at 40 s (rebalancing at 41 s, Stable with three members at 60 s), all
 //! close at 70 s, Empty from 115 s, offsets expired and the group deleted at 420 s.
 
-use std::process::Command;
+mod common;
+
+use common::run_command;
 
 const SCENARIO: &str = "scenarios/admin-console.json";
 const GROUPS: &str = "kafka-consumer-groups.sh --bootstrap-server localhost:9092";
 const TOPICS: &str = "kafka-topics.sh --bootstrap-server localhost:9092";
 
 fn console(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebalance-sim"))
-        .arg("console")
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_command("console", args)
 }
 
 /// Runs `command` (words; `;` separates command lines) at `at` ms with `--kafka-version version`

@@ -1,13 +1,11 @@
 //! Hostile command lines and files: every one gets a message and a non-zero exit, never a panic.
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+mod common;
 
-fn sim() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rebalance-sim"));
-    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    c
-}
+use std::process::Stdio;
+
+use common::{outcome, sim};
 
 fn file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("rebalance-sim-hostile-{}", std::process::id()));
@@ -19,12 +17,7 @@ fn file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
 
 fn run_file(name: &str, bytes: &[u8]) -> (i32, String, String) {
     let path = file(name, bytes);
-    let out = sim().arg("run").arg(&path).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(sim().arg("run").arg(&path).output().unwrap())
 }
 
 #[cfg(unix)]

@@ -1,18 +1,11 @@
 //! `rebalance-sim partition-for`: values from the reference's §6 table (computed with JDK 17).
 
-use std::process::Command;
+mod common;
+
+use common::run_command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebalance-sim"))
-        .arg("partition-for")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_command("partition-for", args)
 }
 
 #[test]

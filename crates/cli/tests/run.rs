@@ -1,20 +1,12 @@
 //! `rebalance-sim run`: traces for the scenario files, byte for byte deterministic; bad scenarios
 //! exit 2 with the field and position.
 
-use std::process::Command;
+mod common;
+
+use common::run_command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebalance-sim"))
-        .arg("run")
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_command("run", args)
 }
 
 #[test]
