@@ -370,7 +370,7 @@ pub struct ConsoleStrings {
     pub examples: &'static str,
     /// A failed command ({code}: its exit code).
     pub exit: &'static str,
-    /// A line too long ({n}: its length).
+    /// A line too long ({n}: its length, {max}: the limit).
     pub err_long: &'static str,
     /// A quote never closed ({at}: where it opened).
     pub err_quote: &'static str,

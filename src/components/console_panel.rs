@@ -3,7 +3,7 @@
 //! the tools' output format for the chosen Kafka version; this panel only keeps what was typed and
 //! printed (the last few commands) and offers the usual commands for the session's group.
 
-use rebalance_engine::console::{split_words, KafkaVersion, LineError};
+use rebalance_engine::console::{split_words, KafkaVersion, LineError, MAX_LINE_CHARS};
 use web_sys::{HtmlInputElement, HtmlSelectElement, SubmitEvent};
 use yew::prelude::*;
 
@@ -61,7 +61,10 @@ pub fn ConsolePanel() -> Html {
                 Ok(w) => w,
                 Err(e) => {
                     error.set(Some(match e {
-                        LineError::TooLong { chars } => fill(c.err_long, &[("n", &chars.to_string())]),
+                        LineError::TooLong { chars } => fill(
+                            c.err_long,
+                            &[("n", &chars.to_string()), ("max", &MAX_LINE_CHARS.to_string())],
+                        ),
                         LineError::UnclosedQuote { at } => {
                             fill(c.err_quote, &[("at", &(at + 1).to_string())])
                         }
@@ -119,7 +122,7 @@ pub fn ConsolePanel() -> Html {
                 <label class="console-line">
                     <span>{ c.command }</span>
                     <input id="console-line" type="text" spellcheck="false" autocomplete="off"
-                        value={(*line).clone()} {oninput} maxlength="4000"
+                        value={(*line).clone()} {oninput} maxlength={MAX_LINE_CHARS.to_string()}
                         aria-invalid={error.is_some().to_string()} aria-describedby="console-error" />
                 </label>
                 <label>{ c.version }

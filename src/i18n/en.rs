@@ -198,7 +198,7 @@ pub(super) const STRINGS: Strings = Strings {
         run: "Run",
         examples: "Try",
         exit: "exit code {code}",
-        err_long: "The command is {n} characters long; at most 4000.",
+        err_long: "The command is {n} characters long; at most {max}.",
         err_quote: "The quote at character {at} is never closed.",
     },
     topics: TopicStrings {

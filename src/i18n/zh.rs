@@ -191,7 +191,7 @@ pub(super) const STRINGS: Strings = Strings {
         run: "运行",
         examples: "试试",
         exit: "退出码 {code}",
-        err_long: "命令有 {n} 个字符；最多 4000 个。",
+        err_long: "命令有 {n} 个字符；最多 {max} 个。",
         err_quote: "第 {at} 个字符处的引号没有闭合。",
     },
     topics: TopicStrings {
