@@ -112,7 +112,7 @@ pub mod topic;
 // The coordinator's event log, also at its old path (it lives in `coordinator/event.rs`).
 pub use coordinator::event;
 
-pub use client::{ClientEvent, CommitMode, Consumer, ConsumerConfig, Lifecycle, MemberState};
+pub use client::{ClientEvent, CommitMode, Consumer, ConsumerConfig, GroupProtocol, Lifecycle, MemberState};
 pub use cluster::{BrokerView, Cluster, ClusterConfig, ClusterEvent, OffsetsPartitionView, ReplicaView};
 pub use coordinator::event::{Event, EventKind, LeaderReason, Reason, RemovalReason};
 pub use coordinator::records::{Record, RecordBody};

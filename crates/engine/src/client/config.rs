@@ -41,6 +41,29 @@ impl fmt::Display for CommitMode {
     }
 }
 
+/// `group.protocol`: which group protocol a consumer speaks (KIP-848). Kafka 4's default is still
+/// `classic`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupProtocol {
+    /// JoinGroup / SyncGroup / Heartbeat, with a client-side assignor chosen by the group leader.
+    #[default]
+    Classic,
+    /// ConsumerGroupHeartbeat: the coordinator computes the assignment and each member reconciles
+    /// on its own.
+    Consumer,
+}
+
+impl GroupProtocol {
+    /// The value of `group.protocol`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Classic => "classic",
+            Self::Consumer => "consumer",
+        }
+    }
+}
+
 /// Everything that defines one simulated consumer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsumerConfig {
@@ -52,6 +75,8 @@ pub struct ConsumerConfig {
     pub group_id: String,
     /// `group.instance.id`: set for a static member (KIP-345).
     pub group_instance_id: Option<String>,
+    /// `group.protocol` (`classic`).
+    pub group_protocol: GroupProtocol,
     /// `partition.assignment.strategy`, in order of preference. The rebalance protocol follows
     /// from it (see [`ConsumerConfig::protocol`]).
     pub assignors: Vec<Strategy>,
@@ -93,6 +118,7 @@ impl ConsumerConfig {
             name,
             group_id: group_id.into(),
             group_instance_id: None,
+            group_protocol: GroupProtocol::Classic,
             assignors: vec![Strategy::Range, Strategy::CooperativeSticky],
             subscription,
             session_timeout_ms: 45_000,

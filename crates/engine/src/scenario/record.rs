@@ -4,7 +4,7 @@
 //! (a share link, an exported file) with these, and replays exactly.
 
 use super::{ActionSpec, ConsumerSpec};
-use crate::client::ConsumerConfig;
+use crate::client::{ConsumerConfig, GroupProtocol};
 use crate::sim::Action;
 use crate::time::SimTime;
 
@@ -17,6 +17,8 @@ impl ConsumerSpec {
             start_ms: None,
             client_id: Some(c.client_id.clone()),
             group_instance_id: c.group_instance_id.clone(),
+            // Left out for the default, so that a classic session writes the file it always wrote.
+            group_protocol: (c.group_protocol != GroupProtocol::Classic).then_some(c.group_protocol),
             assignors: Some(c.assignors.clone()),
             subscription: Some(c.subscription.clone()),
             session_timeout_ms: Some(c.session_timeout_ms),
