@@ -20,6 +20,10 @@ use std::time::Instant;
 use rebalance_engine::cluster::COMPACTION_BATCH;
 use rebalance_engine::{LogLevel, Scenario, Simulation};
 
+/// The CLI's allocator here too, so that (b) differs from (a) by the log alone.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The child-process mode of this benchmark: `--off SCENARIO` runs (b) and prints its figures.
 const OFF: &str = "--off";
 

@@ -11,6 +11,11 @@ mod console;
 mod partition_for;
 mod run;
 
+/// mimalloc instead of the system allocator: a streamed trace allocates and frees every event it
+/// logs, and glibc's allocator was a third of a long run's time (`cargo bench --bench scale`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 usage: rebalance-sim <command> [options]
 

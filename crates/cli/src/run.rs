@@ -3,19 +3,20 @@
 //! event), or one readable English line per event (`text`; routine detail such as heartbeats only
 //! with `--detail`), followed by `# ` summary lines. The same file always gives the same bytes.
 //!
-//! The trace is streamed: each step's events are written as they are produced (through a 64 KiB buffer)
-//! and then dropped, so memory does not grow with simulated time. A run is bounded
+//! The trace is streamed: each step's events are handed to a writer thread, which formats them in
+//! order (through a 64 KiB buffer) and drops them, so memory does not grow with simulated time. A run is bounded
 //! ([`MAX_RUN_EVENTS`], [`MAX_RUN_INSTANTS`]) unless `--no-limit` is given; a run the limits stop
 //! has streamed the trace up to that point, says on stderr where and why it stopped, and exits 2
 //! (the trace is then incomplete and has no summary).
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::sync::mpsc;
 
 use rebalance_engine::cluster::COMPACTION_BATCH;
 use rebalance_engine::scenario::MAX_SCENARIO_BYTES;
 use rebalance_engine::sim::{write_jsonl, write_text};
-use rebalance_engine::{Scenario, Simulation};
+use rebalance_engine::{Scenario, SimEvent, Simulation};
 
 /// The most events one run may emit before it is stopped (a scenario that does this much is
 /// rejected as too busy, rather than left to run for hours), unless `--no-limit` is given.
@@ -68,33 +69,34 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     };
     // The group's `__consumer_offsets` partition is compacted as it grows (the trace is the same).
     sim.set_log_compaction(Some(COMPACTION_BATCH));
-    // The trace streams: each step's events are written, then dropped, so memory stays flat however
-    // long the run (the text summary at the end reads the final state, not the log).
-    let mut out = Output {
-        buf: Vec::with_capacity(2 * OUTPUT_BUFFER),
-        to: std::io::stdout().lock(),
-    };
-    let streamed = run_bounded(&mut sim, limited, |sim| {
-        let mut log = sim.take_log();
-        let written = match format {
-            Format::Jsonl => write_jsonl(&log, &mut out.buf),
-            Format::Text => write_text(&log, detail, &mut out.buf),
-        };
-        log.clear();
-        sim.put_log(log);
-        written.and_then(|()| out.write_if_full())
-    })
-    .and_then(|()| {
-        if format == Format::Text {
-            sim.write_summary(&mut out.buf).map_err(Stop::Write)?;
-        }
-        out.finish().map_err(Stop::Write)
+    // The trace streams: each step's events go to a writer thread, which serialises them in order
+    // and drops them, so memory stays flat however long the run, and the simulation does not wait
+    // for the formatting (the text summary at the end reads the final state, not the log).
+    let (send, writer) = Writer::start(format, detail);
+    let mut streamed = run_bounded(&mut sim, limited, |sim| {
+        let log = sim.take_log();
+        // A written batch comes back to be emptied here, where its events were made (freeing
+        // them on the writer's thread costs more), and its buffer is the next step's log.
+        sim.put_log(send.recycled());
+        send.events(log)
     });
+    if streamed.is_ok() && format == Format::Text {
+        let mut tail = Vec::new();
+        streamed = sim
+            .write_summary(&mut tail)
+            .map_err(Stop::Write)
+            .and_then(|()| send.bytes(tail).map_err(Stop::Write));
+    }
+    drop(send);
+    // What was streamed so far goes out in every case; a write error wins over a limit.
+    let streamed = match (writer.finish(), streamed) {
+        (Err(e), _) => Err(Stop::Write(e)),
+        (Ok(()), s) => s,
+    };
     match streamed {
         Ok(()) => ExitCode::SUCCESS,
         Err(Stop::Limit(msg)) => {
-            // What was streamed so far goes out; the message says it is incomplete.
-            let _ = out.finish();
+            // What was streamed so far went out; the message says it is incomplete.
             eprintln!("rebalance-sim run: {path}: {msg}; the trace above is incomplete");
             ExitCode::from(2)
         }
@@ -137,27 +139,98 @@ pub(crate) fn read_scenario(path: &str) -> Result<String, String> {
 /// How much of the trace is gathered before it is written.
 const OUTPUT_BUFFER: usize = 1 << 16;
 
-/// The trace's buffered writer: the lines are serialised into `buf` (a `Vec`, the fastest target
-/// for serde_json's many small writes), which goes to `to` whenever it holds [`OUTPUT_BUFFER`]
-/// bytes.
-struct Output<W: Write> {
-    buf: Vec<u8>,
-    to: W,
+/// How many steps' events may wait for the writer thread: the bound on the memory a run holds
+/// when the simulation is faster than the formatting.
+const QUEUED_STEPS: usize = 1024;
+
+/// What the simulation sends the writer thread.
+enum Chunk {
+    /// One step's events, to be formatted.
+    Events(Vec<SimEvent>),
+    /// Bytes already formatted (the summary).
+    Bytes(Vec<u8>),
 }
 
-impl<W: Write> Output<W> {
-    fn write_if_full(&mut self) -> std::io::Result<()> {
-        if self.buf.len() >= OUTPUT_BUFFER {
-            self.to.write_all(&self.buf)?;
-            self.buf.clear();
+/// The sending side of the trace's writer thread, and the batches it has written.
+struct Sender {
+    to: mpsc::SyncSender<Chunk>,
+    written: mpsc::Receiver<Vec<SimEvent>>,
+}
+
+impl Sender {
+    /// An empty log for the next step: a written batch's buffer if one has come back (its events
+    /// dropped here), else a new one. Any other written batches are dropped too.
+    fn recycled(&self) -> Vec<SimEvent> {
+        let mut reuse = Vec::new();
+        while let Ok(mut batch) = self.written.try_recv() {
+            batch.clear();
+            if batch.capacity() > reuse.capacity() {
+                reuse = batch;
+            }
         }
-        Ok(())
+        reuse
     }
 
-    fn finish(&mut self) -> std::io::Result<()> {
-        self.to.write_all(&self.buf)?;
-        self.buf.clear();
-        self.to.flush()
+    fn events(&self, events: Vec<SimEvent>) -> std::io::Result<()> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        self.send(Chunk::Events(events))
+    }
+
+    fn bytes(&self, bytes: Vec<u8>) -> std::io::Result<()> {
+        self.send(Chunk::Bytes(bytes))
+    }
+
+    /// A send fails only when the writer has stopped on a write error, which
+    /// [`Writer::finish`] then reports.
+    fn send(&self, chunk: Chunk) -> std::io::Result<()> {
+        self.to
+            .send(chunk)
+            .map_err(|_| std::io::Error::other("the trace writer stopped"))
+    }
+}
+
+/// The thread that formats the trace and writes it to stdout, in the order it receives it. The
+/// lines are serialised into a `Vec` (the fastest target for serde_json's many small writes),
+/// which goes to stdout whenever it holds [`OUTPUT_BUFFER`] bytes.
+struct Writer(std::thread::JoinHandle<std::io::Result<()>>);
+
+impl Writer {
+    fn start(format: Format, detail: bool) -> (Sender, Self) {
+        let (send, receive) = mpsc::sync_channel::<Chunk>(QUEUED_STEPS);
+        let (done, written) = mpsc::sync_channel::<Vec<SimEvent>>(QUEUED_STEPS);
+        let thread = std::thread::spawn(move || {
+            let mut buf = Vec::with_capacity(2 * OUTPUT_BUFFER);
+            let mut to = std::io::stdout().lock();
+            for chunk in receive {
+                match chunk {
+                    Chunk::Events(events) => {
+                        match format {
+                            Format::Jsonl => write_jsonl(&events, &mut buf)?,
+                            Format::Text => write_text(&events, detail, &mut buf)?,
+                        }
+                        // Back to the simulation's thread; if its queue is full, dropped here.
+                        let _ = done.try_send(events);
+                    }
+                    Chunk::Bytes(bytes) => buf.extend_from_slice(&bytes),
+                }
+                if buf.len() >= OUTPUT_BUFFER {
+                    to.write_all(&buf)?;
+                    buf.clear();
+                }
+            }
+            to.write_all(&buf)?;
+            to.flush()
+        });
+        (Sender { to: send, written }, Self(thread))
+    }
+
+    /// Waits for everything sent to be written (the sender must be dropped first).
+    fn finish(self) -> std::io::Result<()> {
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the trace writer panicked")))
     }
 }
 
