@@ -261,30 +261,44 @@ fn l12_static_restart_keeps_the_generation() {
 }
 
 #[test]
-fn l13_cooperative_second_rebalance_and_c1_never_stops() {
+fn l13_eager_revokes_everything_once_cooperative_twice_and_c1_never_stops() {
     let sim = run("13-eager-vs-cooperative");
+    // Act 1 (eager): E2's join is one rebalance (generation 2), and E1 gives up all six first;
+    // both leaving empties the group (3). Act 2 (cooperative): C1 alone (4), then C2's join takes
+    // two rebalances (5 withholds 3-5, 6 hands them over).
     assert_eq!(
         generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
-        vec![1, 2, 3]
+        vec![1, 2, 3, 4, 5, 6]
+    );
+    assert_eq!(
+        revocations(&sim, "E1").first(),
+        Some(&tps("t", &[0, 1, 2, 3, 4, 5]))
     );
     assert_eq!(revocations(&sim, "C1"), vec![tps("t", &[3, 4, 5])]);
-    // C1 processes partitions 0-2 during both rebalances.
-    let busy = |lo: u64, hi: u64| {
-        client_events(&sim, "C1").any(|(e, ev)| {
+    // E1 processes nothing between its revocation and generation 2's assignment; C1 processes
+    // partitions 0-2 while both of act 2's rebalances run.
+    let processed_in = |who: &str, lo: u64, hi: u64| {
+        client_events(&sim, who).any(|(e, ev)| {
             (lo..=hi).contains(&e.at.as_millis())
                 && matches!(ev, ClientEvent::BatchProcessed { records, .. } if records.iter().any(|r| r.partition.partition < 3))
         })
     };
-    assert!(busy(20_000, 25_100));
+    let revoked_at = client_events(&sim, "E1")
+        .find(|(_, ev)| matches!(ev, ClientEvent::PartitionsRevoked { .. }))
+        .map(|(e, _)| e.at.as_millis())
+        .unwrap();
+    let assigned_at = client_events(&sim, "E1")
+        .filter(|(_, ev)| matches!(ev, ClientEvent::PartitionsAssigned { .. }))
+        .map(|(e, _)| e.at.as_millis())
+        .nth(1)
+        .unwrap();
+    assert!(revoked_at < assigned_at);
+    assert!(!processed_in("E1", revoked_at + 1, assigned_at));
+    let c2_joined = generations(&sim)[4].0;
+    let c2_assigned = generations(&sim)[5].0;
+    assert!(processed_in("C1", c2_joined, c2_assigned + 100));
     assert_eq!(sim.owners()["C1"], tps("t", &[0, 1, 2]));
     assert_eq!(sim.owners()["C2"], tps("t", &[3, 4, 5]));
-    // The eager contrast: with an eager assignor C1 revokes all six in a single rebalance.
-    let mut eager = scenario("13-eager-vs-cooperative");
-    eager.client_defaults.assignors = Some(vec![rebalance_engine::assignor::Strategy::Sticky]);
-    let e = run_to_end(&eager);
-    let first = revocations(&e, "C1").into_iter().next().unwrap();
-    assert_eq!(first, tps("t", &[0, 1, 2, 3, 4, 5]));
-    assert_eq!(generations(&e).len(), 2);
 }
 
 #[test]
