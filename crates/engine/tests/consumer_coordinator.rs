@@ -11,12 +11,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::*;
 use proptest::prelude::*;
 use rebalance_engine::protocol::*;
-use rebalance_engine::{CoordinatorConfig, EventKind, Request, Response, SimTime, TimerKey};
+use rebalance_engine::{CoordinatorConfig, EventKind, KafkaRelease, Request, Response, SimTime, TimerKey};
 
 const T: &str = "t";
 
+/// These tests state Kafka 4.1's rules (the reference's baseline); the later lines' deltas are in
+/// `consumer_versions.rs`.
+fn v41() -> CoordinatorConfig {
+    CoordinatorConfig {
+        kafka_version: KafkaRelease::V4_1,
+        ..config()
+    }
+}
+
 fn harness(partitions: i32) -> Harness {
-    let mut h = Harness::new();
+    let mut h = Harness::with_config(v41());
     h.coord
         .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
     h
@@ -319,7 +328,7 @@ fn golden_failover_during_reconciliation() {
     let log = h.coord.unload(h.now, p);
     let cfg = CoordinatorConfig {
         node_id: NodeId(2),
-        ..CoordinatorConfig::default()
+        ..v41()
     };
     let mut c2 = rebalance_engine::Coordinator::new(cfg);
     c2.set_topic_metadata(BTreeMap::from([(T.to_string(), 4)]));
@@ -565,7 +574,7 @@ fn static_member_errors() {
 fn group_max_size() {
     let mut h = Harness::with_config(CoordinatorConfig {
         group_consumer_max_size: 1,
-        ..config()
+        ..v41()
     });
     h.coord.set_topic_metadata(BTreeMap::from([(T.to_string(), 2)]));
     M::join(&mut h, "a", 1);
@@ -762,7 +771,7 @@ fn a_scenario_scripts_consumer_group_heartbeats() {
     let text = r#"{
       "version": 1, "seed": 1, "end_ms": 20000, "group_id": "g",
       "topics": [{"name": "t", "partitions": 3, "records_per_sec": 1}],
-      "coordinator": {"group_consumer_session_timeout_ms": 45000, "group_consumer_heartbeat_interval_ms": 5000},
+      "coordinator": {"kafka_version": "4.1", "group_consumer_session_timeout_ms": 45000, "group_consumer_heartbeat_interval_ms": 5000},
       "actions": [
         {"type": "request", "at_ms": 1000, "script": "m1", "request": {"ConsumerGroupHeartbeat": {
           "api_version": 1, "group_id": "g", "member_id": "m1", "member_epoch": 0, "instance_id": null,

@@ -18,7 +18,7 @@ use crate::topic::Pattern;
 
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{CurrentAssignmentBuilder, MemberState, Partitions};
-use super::event::{ConsumerFenceReason, EventKind};
+use super::event::{ConsumerFenceReason, EventKind, ScriptUse};
 use super::group::{Group, Parked};
 use super::records::{ConsumerGroupMetadataValue, RecordBody};
 use super::timers::{TimerKey, TimerKind};
@@ -207,7 +207,7 @@ impl Coordinator {
         let cg: &ConsumerGroup = match self.groups.get(gid).and_then(|g| g.consumer.as_deref()) {
             Some(cg) => cg,
             None => {
-                default_group = ConsumerGroup::new();
+                default_group = ConsumerGroup::created(self.io.config.kafka_version);
                 &default_group
             }
         };
@@ -217,7 +217,16 @@ impl Coordinator {
         let owned = owned_partitions(req);
         // 2. The maximum size.
         let max = self.io.config.group_consumer_max_size;
-        if cg.members.len() >= max && (req.member_id.is_empty() || !cg.members.contains_key(&req.member_id)) {
+        // 4.3+ (§12 V11): an instance id already in the group is not a new member.
+        let known_instance = self.io.config.kafka_version.static_member_skips_max_size()
+            && req
+                .instance_id
+                .as_ref()
+                .is_some_and(|i| cg.static_members.contains_key(i));
+        if cg.members.len() >= max
+            && !known_instance
+            && (req.member_id.is_empty() || !cg.members.contains_key(&req.member_id))
+        {
             return err((
                 ErrorCode::GroupMaxSizeReached,
                 format!("The consumer group has reached its maximum capacity of {max} members."),
@@ -336,7 +345,7 @@ impl Coordinator {
                 *g = Group::new(gid.clone(), partition, now);
                 g.offsets = offsets;
             }
-            g.consumer = Some(Box::new(ConsumerGroup::new()));
+            g.consumer = Some(Box::new(ConsumerGroup::created(self.io.config.kafka_version)));
         }
         let cg = g.consumer.as_deref_mut().expect("a consumer group");
         heartbeat(cg, &mut self.io, &self.topics, gid, partition, req, owned, who)
@@ -727,10 +736,20 @@ fn heartbeat(
             },
         );
     }
-    // 6. Whether to bump: a brand-new group (4.0–4.1), or a changed subscription.
-    let subscription_changed = is_new || member.subscribed_topics(topics) != old_topics;
-    let mut bump = cg.group_epoch == 0 || (changed && subscription_changed);
+    // 6. Whether to bump: a brand-new group (4.0–4.1, §12 V3), a changed subscription, or (4.4+,
+    // §12 V12) a change of the group's preferred assignor.
+    let version = io.config.kafka_version;
+    let subscription_changed = if version.bumps_new_group() {
+        is_new || member.subscribed_topics(topics) != old_topics
+    } else {
+        member.subscribed_topics(topics) != old_topics
+    };
+    let mut bump = (version.bumps_new_group() && cg.group_epoch == 0) || (changed && subscription_changed);
+    let assignor_before = cg.preferred_assignor();
     cg.put(member.clone());
+    if version.assignor_change_bumps() && cg.preferred_assignor() != assignor_before {
+        bump = true;
+    }
     // 7. The metadata hash.
     if bump || cg.metadata_expired {
         let hash = cg.compute_metadata_hash(topics);
@@ -742,19 +761,24 @@ fn heartbeat(
         cg.group_epoch += 1;
         append_epoch(cg, io, group_id, partition);
     }
-    // 8. The target.
-    if cg.group_epoch > cg.assignment_epoch {
+    // 8. The target: at once up to 4.2; from 4.3 (§12 V9, §7.4) only if none was computed yet, the
+    // interval is 0 or it has passed since the last computation (no timer: a later heartbeat
+    // computes it).
+    if cg.group_epoch > cg.assignment_epoch && may_compute_target(cg, io) {
         compute_target(cg, io, topics, group_id, partition);
     }
     // 9. Reconcile the sender only.
     let m = &cg.members[&member.id];
     let epochs = &cg.partition_epochs;
+    let subscribed = m.subscribed_topics(topics);
     let next = CurrentAssignmentBuilder {
         member: &m.current,
         target_epoch: cg.assignment_epoch,
         target: &m.target,
         partition_epoch: &|t, p| epochs.epoch(t, p),
         owned: owned.as_ref(),
+        version,
+        subscribed_topics: Some(&subscribed),
     }
     .build()
     .expect("the UNKNOWN state was checked before any write");
@@ -819,17 +843,58 @@ fn compute_target(
     partition: i32,
 ) {
     let assignor = cg.preferred_assignor();
-    let specs: Vec<MemberSpec> = cg
-        .members
-        .values()
-        .map(|m| MemberSpec {
-            member_id: m.id.clone(),
-            instance_id: m.instance_id.clone(),
-            subscribed_topics: m.subscribed_topics(topics),
-            target: m.target.clone(),
-        })
-        .collect();
-    let targets = server::assign(assignor, topics, &specs);
+    let script = &io.config.scripted_assignments;
+    let scripted = if io.scripted_used < script.len() {
+        // The next scripted result (Kafka's tests' MockPartitionAssignor): every member gets what
+        // the entry names, or nothing.
+        let entry = &script[io.scripted_used];
+        io.scripted_used += 1;
+        let targets: BTreeMap<String, Partitions> = cg
+            .members
+            .keys()
+            .map(|id| {
+                (
+                    id.clone(),
+                    entry
+                        .get(id)
+                        .cloned()
+                        .map(super::consumer::normalized)
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        Some((
+            targets,
+            ScriptUse::Used {
+                entry: io.scripted_used,
+                of: script.len(),
+            },
+        ))
+    } else {
+        None
+    };
+    let (targets, script_use) = match scripted {
+        Some((t, u)) => (t, Some(u)),
+        None => {
+            let specs: Vec<MemberSpec> = cg
+                .members
+                .values()
+                .map(|m| MemberSpec {
+                    member_id: m.id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    subscribed_topics: m.subscribed_topics(topics),
+                    target: m.target.clone(),
+                })
+                .collect();
+            // The first computation after the script ran out says so.
+            let ran_out = !script.is_empty() && io.scripted_used == script.len();
+            if ran_out {
+                io.scripted_used += 1;
+            }
+            let t = server::assign(assignor, topics, &specs);
+            (t, ran_out.then_some(ScriptUse::RanOut { after: script.len() }))
+        }
+    };
     for (id, target) in &targets {
         let Some(m) = cg.members.get_mut(id) else { continue };
         if m.target != *target {
@@ -845,18 +910,38 @@ fn compute_target(
         }
     }
     cg.assignment_epoch = cg.group_epoch;
+    let now_ms = io.now.as_millis();
+    cg.assignment_timestamp_ms = Some(now_ms);
     cg.recount();
     let _ = io.append(
         partition,
         RecordBody::ConsumerGroupTargetAssignmentMetadata {
             group_id: group_id.to_owned(),
             assignment_epoch: Some(cg.assignment_epoch),
+            assignment_timestamp_ms: io.config.kafka_version.batches_assignments().then_some(now_ms),
         },
     );
     io.emit(EventKind::ConsumerTargetAssignmentComputed {
         group_id: group_id.to_owned(),
         assignment_epoch: cg.assignment_epoch,
-        assignor: assignor.name().to_owned(),
+        assignor: match script_use {
+            Some(ScriptUse::Used { .. }) => "scripted".to_owned(),
+            _ => assignor.name().to_owned(),
+        },
         targets: targets.iter().map(|(id, t)| (id.clone(), flatten(t))).collect(),
+        script: script_use,
     });
+}
+
+/// §7.4: whether a new target may be computed now (always up to 4.2).
+fn may_compute_target(cg: &ConsumerGroup, io: &Io) -> bool {
+    if !io.config.kafka_version.batches_assignments() {
+        return true;
+    }
+    let interval = io.config.group_consumer_assignment_interval_ms;
+    match cg.assignment_timestamp_ms {
+        None => true,
+        Some(_) if interval == 0 => true,
+        Some(t) => io.now.as_millis() >= t.saturating_add(interval),
+    }
 }

@@ -326,6 +326,10 @@ pub enum EventKind {
         assignor: String,
         /// Every member's target, by member id.
         targets: Vec<(String, Vec<TopicPartition>)>,
+        /// Whether a scripted assignment was used, or the script just ran out
+        /// ([`crate::CoordinatorConfig::scripted_assignments`]); `None` without a script.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        script: Option<ScriptUse>,
     },
     /// A member's current assignment changed on its heartbeat (`CurrentAssignmentBuilder`).
     ConsumerMemberReconciled {
@@ -387,6 +391,23 @@ pub enum EventKind {
         group_id: String,
         /// Whether it is now a consumer group.
         to_consumer: bool,
+    },
+}
+
+/// How a target computation used the coordinator's assignment script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScriptUse {
+    /// Scripted entry `entry` (1-based) of `of` was the result.
+    Used {
+        /// Which entry, from 1.
+        entry: usize,
+        /// How many the script has.
+        of: usize,
+    },
+    /// The script's `after` entries were all used: the preferred assignor ran (said once).
+    RanOut {
+        /// How many the script had.
+        after: usize,
     },
 }
 
@@ -1129,8 +1150,19 @@ impl fmt::Display for EventKind {
             Self::ConsumerGroupEpochBumped { group_id, epoch } => {
                 write!(f, "group {group_id}: bumped group epoch to {epoch}")
             }
-            Self::ConsumerTargetAssignmentComputed { group_id, assignment_epoch, assignor, targets } => {
-                write!(f, "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}): ")?;
+            Self::ConsumerTargetAssignmentComputed { group_id, assignment_epoch, assignor, targets, script } => {
+                match script {
+                    Some(ScriptUse::Used { entry, of }) => write!(
+                        f,
+                        "group {group_id}: target assignment for epoch {assignment_epoch} (scripted assignment {entry} of {of}): "
+                    )?,
+                    Some(ScriptUse::RanOut { after }) => write!(
+                        f,
+                        "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}; the assignment \
+                         script ran out after {after}): "
+                    )?,
+                    None => write!(f, "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}): ")?,
+                }
                 for (i, (m, ps)) in targets.iter().enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;

@@ -55,6 +55,7 @@ impl Coordinator {
                     RecordBody::ConsumerGroupTargetAssignmentMetadata {
                         group_id: req.group_id.clone(),
                         assignment_epoch: None,
+                        assignment_timestamp_ms: None,
                     },
                     RecordBody::ConsumerGroupMetadata {
                         group_id: req.group_id.clone(),

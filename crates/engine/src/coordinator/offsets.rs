@@ -193,6 +193,7 @@ impl Coordinator {
                         RecordBody::ConsumerGroupTargetAssignmentMetadata {
                             group_id: id.clone(),
                             assignment_epoch: None,
+                            assignment_timestamp_ms: None,
                         },
                         RecordBody::ConsumerGroupMetadata {
                             group_id: id.clone(),

@@ -68,6 +68,10 @@ pub enum RecordBody {
         group_id: String,
         /// The target assignment epoch, or `None` (tombstone).
         assignment_epoch: Option<i32>,
+        /// When the target was computed, in ms (Kafka 4.3+'s `AssignmentTimestamp`, which
+        /// assignment batching reads; absent before 4.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        assignment_timestamp_ms: Option<u64>,
     },
     /// One member's target assignment (`ConsumerGroupTargetAssignmentMemberKey`/`Value`).
     ConsumerGroupTargetAssignmentMember {
@@ -320,8 +324,15 @@ impl fmt::Display for RecordBody {
             Self::ConsumerGroupTargetAssignmentMetadata {
                 group_id,
                 assignment_epoch,
+                assignment_timestamp_ms,
             } => match assignment_epoch {
-                Some(e) => write!(f, "target assignment metadata for {group_id}: epoch {e}"),
+                Some(e) => {
+                    write!(f, "target assignment metadata for {group_id}: epoch {e}")?;
+                    match assignment_timestamp_ms {
+                        Some(t) => write!(f, ", computed at {t}ms"),
+                        None => Ok(()),
+                    }
+                }
                 None => write!(f, "target assignment metadata tombstone for {group_id}"),
             },
             Self::ConsumerGroupTargetAssignmentMember {

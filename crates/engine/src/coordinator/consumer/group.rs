@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::assignor::server::ServerAssignor;
 use crate::coordinator::records::{ConsumerCurrentAssignmentValue, ConsumerMemberMetadataValue};
+use crate::coordinator::version::KafkaRelease;
 use crate::protocol::TopicPartition;
 use crate::topic::Pattern;
 
@@ -110,6 +111,9 @@ impl ConsumerMember {
 pub(crate) struct ConsumerGroup {
     pub(crate) group_epoch: i32,
     pub(crate) assignment_epoch: i32,
+    /// When the current target was computed, in ms (`None`: never; Kafka 4.3+'s
+    /// `assignmentTimestamp`, whose 0 means the same).
+    pub(crate) assignment_timestamp_ms: Option<u64>,
     pub(crate) metadata_hash: u64,
     /// Set on load: the first heartbeat recomputes the metadata hash (Kafka resets the refresh
     /// deadline on load, §8.7).
@@ -128,6 +132,17 @@ impl ConsumerGroup {
         Self {
             next_member_seq: 1,
             ..Self::default()
+        }
+    }
+
+    /// A group a heartbeat creates: epoch 0 and target epoch 0 up to 4.2, both 1 from 4.3
+    /// (reference §12 V8).
+    pub(crate) fn created(version: KafkaRelease) -> Self {
+        let e = version.initial_group_epoch();
+        Self {
+            group_epoch: e,
+            assignment_epoch: e,
+            ..Self::new()
         }
     }
 
