@@ -299,6 +299,7 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                         ("to", ton),
                     ],
                 ),
+                Reason::Downgraded => t(m.downgraded, ""),
                 Reason::JoinPhaseCompleted => t(e.join_completed, ""),
                 Reason::AssignmentPersisted => t(e.assignment_persisted, ""),
                 Reason::AssignmentAppendFailed { error } => {

@@ -804,6 +804,8 @@ pub struct ExplainMore {
     pub group_removed: &'static str,
     /// A loaded group is over group.max.size: {size}, {max}, {from}, {to}.
     pub over_capacity: &'static str,
+    /// A mixed group's last consumer-protocol member left: it is a classic group again ({from}, {to}).
+    pub downgraded: &'static str,
     /// An Empty group's last offsets expired: {from}, {to}.
     pub group_expired: &'static str,
     /// The group was forced Dead: {from}, {to}.

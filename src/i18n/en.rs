@@ -464,6 +464,7 @@ pub(super) const STRINGS: Strings = Strings {
         offsets_expired: "The committed offsets of {parts} expired (offsets.retention.minutes): a consumer that starts there reads from auto.offset.reset.",
         group_removed: "The coordinator forgets the Dead group {group}.",
         over_capacity: "The group was loaded with {size} members, more than group.max.size ({max}): it moves from {from} to {to} to shed the extra members.",
+        downgraded: "The last member using the consumer protocol left this mixed group: it is a classic group again and moves from {from} to {to}, so its classic members rejoin.",
         group_expired: "The Empty group's last committed offsets expired: the group moves from {from} to {to} and is deleted.",
         forced_dead: "The group is forced from {from} to {to}.",
         group_deleted: "An admin deleted the Empty group (DeleteGroups): it moves from {from} to {to}, and tombstones remove its offsets and metadata from __consumer_offsets.",

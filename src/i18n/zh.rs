@@ -427,6 +427,7 @@ pub(super) const STRINGS: Strings = Strings {
         offsets_expired: "{parts} 的已提交位移过期了（offsets.retention.minutes）：之后从这里开始的消费者按 auto.offset.reset 决定起点。",
         group_removed: "协调者删除了已经 Dead 的消费者组 {group}。",
         over_capacity: "加载出的消费者组有 {size} 个成员，超过了 group.max.size（{max}）：它从 {from} 变为 {to}，以去掉多出的成员。",
+        downgraded: "这个混合组里最后一个使用 consumer 协议的成员离开了：它重新成为经典组，从 {from} 变为 {to}，经典成员需要重新加入。",
         group_expired: "这个 Empty 消费者组最后的已提交位移也过期了：消费者组从 {from} 变为 {to} 并被删除。",
         forced_dead: "消费者组被强制从 {from} 变为 {to}。",
         group_deleted: "管理员删除了这个 Empty 消费者组（DeleteGroups）：它从 {from} 变为 {to}，墓碑记录从 __consumer_offsets 中删除它的位移和元数据。",

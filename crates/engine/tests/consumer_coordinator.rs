@@ -581,11 +581,23 @@ fn group_max_size() {
     assert_eq!(error(&mut h, join_hb("b")).0, ErrorCode::GroupMaxSizeReached);
 }
 
+/// `group.consumer.migration.policy=disabled`: no mixed group (the other policies are in
+/// `consumer_migration.rs`).
+fn disabled(partitions: i32) -> Harness {
+    let mut h = Harness::with_config(CoordinatorConfig {
+        group_consumer_migration_policy: rebalance_engine::MigrationPolicy::Disabled,
+        ..v41()
+    });
+    h.coord
+        .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
+    h
+}
+
 #[test]
 fn coordinator_errors_and_classic_apis_on_a_consumer_group() {
-    let mut h = harness(2);
+    let mut h = disabled(2);
     let a = M::join(&mut h, "a", 1);
-    // A classic JoinGroup on a non-empty consumer group.
+    // A classic JoinGroup on a non-empty consumer group (policy disabled).
     let t = h.join(5, join_req(""));
     assert_eq!(h.join_resp(t).error_code, ErrorCode::InconsistentGroupProtocol);
     // The classic DescribeGroups sees a Dead group (old tools show KIP-848 groups as Dead).
@@ -616,7 +628,7 @@ fn coordinator_errors_and_classic_apis_on_a_consumer_group() {
     assert_eq!(h.commit_req(1, commit(a.epoch, 9)), ErrorCode::None);
     assert_eq!(h.fetch(1), 5);
     // A heartbeat to a group whose id is a classic group.
-    let mut h2 = harness(2);
+    let mut h2 = disabled(2);
     h2.stable_group(1);
     assert_eq!(
         error(&mut h2, beat_hb("x", 1, &[])),

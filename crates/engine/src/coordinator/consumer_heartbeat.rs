@@ -195,12 +195,22 @@ impl Coordinator {
                 ))
             }
             Some(g) if g.is(GroupState::Empty) && g.members.is_empty() && g.pending_join.is_empty() => {}
-            Some(_) => {
-                // Migration (reference §10) is out of scope: the online upgrade is refused.
-                return err((
-                    ErrorCode::GroupIdNotFound,
-                    format!("Cannot upgrade classic group {gid} to consumer group because the online upgrade is disabled."),
-                ));
+            Some(g) => {
+                // The online upgrade (reference §10): refused, or the group converted first.
+                if let Some(msg) = self.upgrade_refusal(g) {
+                    return err((ErrorCode::GroupIdNotFound, msg));
+                }
+                let max = self.io.config.group_consumer_max_size;
+                if g.members.len() >= max && !g.members.contains_key(&req.member_id) {
+                    return err((
+                        ErrorCode::GroupMaxSizeReached,
+                        format!("The consumer group has reached its maximum capacity of {max} members."),
+                    ));
+                }
+                if let Err(r) = validate(req) {
+                    return err(r);
+                }
+                self.convert_to_consumer_group(gid);
             }
         }
         let default_group;
@@ -340,6 +350,7 @@ impl Coordinator {
                 self.io.emit(EventKind::GroupTypeConverted {
                     group_id: gid.clone(),
                     to_consumer: true,
+                    members: 0,
                 });
                 let offsets = std::mem::take(&mut g.offsets);
                 *g = Group::new(gid.clone(), partition, now);
@@ -417,18 +428,10 @@ impl Coordinator {
                 instance_id: m.instance_id.clone().unwrap_or_default(),
             });
             cg.put(m);
+            state_event(cg, &mut self.io, gid, before);
         } else {
-            fence(
-                cg,
-                &mut self.io,
-                &self.topics,
-                gid,
-                partition,
-                &member_id,
-                ConsumerFenceReason::Left,
-            );
+            self.fence_or_downgrade(gid, std::slice::from_ref(&member_id), ConsumerFenceReason::Left);
         }
-        state_event(cg, &mut self.io, gid, before);
         ConsumerGroupHeartbeatResponse {
             error_code: ErrorCode::None,
             error_message: None,
@@ -450,18 +453,8 @@ impl Coordinator {
             return;
         };
         if cg.members.contains_key(member_id) {
-            let before = cg.state();
-            let reason = ConsumerFenceReason::SessionExpired;
-            fence(
-                cg,
-                &mut self.io,
-                &self.topics,
-                group_id,
-                partition,
-                member_id,
-                reason,
-            );
-            state_event(cg, &mut self.io, group_id, before);
+            let _ = partition;
+            self.fence_or_downgrade(group_id, &[member_id.to_owned()], ConsumerFenceReason::SessionExpired);
         }
     }
 
@@ -486,17 +479,8 @@ impl Coordinator {
             member_epoch,
             timeout_ms: m.rebalance_timeout_ms,
         };
-        let before = cg.state();
-        fence(
-            cg,
-            &mut self.io,
-            &self.topics,
-            group_id,
-            partition,
-            member_id,
-            reason,
-        );
-        state_event(cg, &mut self.io, group_id, before);
+        let _ = partition;
+        self.fence_or_downgrade(group_id, &[member_id.to_owned()], reason);
     }
 }
 
@@ -519,6 +503,19 @@ pub(crate) fn schedule_session(io: &mut Io, group_id: &str, member_id: &str) {
     io.schedule(session_key(group_id, member_id), ms, TimerKind::ConsumerSession);
 }
 
+/// The session timer of a member: a classic-protocol member's own session timeout (reference §10),
+/// else `group.consumer.session.timeout.ms`.
+pub(crate) fn schedule_member_session(io: &mut Io, group_id: &str, m: &ConsumerMember) {
+    match &m.classic {
+        Some(c) => io.schedule(
+            session_key(group_id, &m.id),
+            c.session_timeout_ms.max(0) as u64,
+            TimerKind::ConsumerSession,
+        ),
+        None => schedule_session(io, group_id, &m.id),
+    }
+}
+
 pub(crate) fn schedule_rebalance(io: &mut Io, group_id: &str, m: &ConsumerMember) {
     io.schedule(
         rebalance_key(group_id, &m.id),
@@ -529,7 +526,7 @@ pub(crate) fn schedule_rebalance(io: &mut Io, group_id: &str, m: &ConsumerMember
     );
 }
 
-fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::consumer::ConsumerGroupState) {
+pub(crate) fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::consumer::ConsumerGroupState) {
     let after = cg.state();
     if after != before {
         io.emit(EventKind::ConsumerGroupStateChanged {
@@ -540,7 +537,7 @@ fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::c
     }
 }
 
-fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
+pub(crate) fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
     let (g, m) = (group_id.to_owned(), member_id.to_owned());
     let _ = io.append(
         partition,
@@ -568,7 +565,7 @@ fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
     );
 }
 
-fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, partition: i32) {
+pub(crate) fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, partition: i32) {
     let _ = io.append(
         partition,
         RecordBody::ConsumerGroupMetadata {
@@ -724,6 +721,7 @@ fn heartbeat(
     }
     member.client_id = req.client_id.clone();
     member.client_host = req.client_host.clone();
+    member.classic = None;
     let metadata = member.metadata_value();
     let changed = old_metadata.as_ref() != Some(&metadata);
     if changed {
@@ -768,52 +766,7 @@ fn heartbeat(
         compute_target(cg, io, topics, group_id, partition);
     }
     // 9. Reconcile the sender only.
-    let m = &cg.members[&member.id];
-    let epochs = &cg.partition_epochs;
-    let subscribed = m.subscribed_topics(topics);
-    let next = CurrentAssignmentBuilder {
-        member: &m.current,
-        target_epoch: cg.assignment_epoch,
-        target: &m.target,
-        partition_epoch: &|t, p| epochs.epoch(t, p),
-        owned: owned.as_ref(),
-        version,
-        subscribed_topics: Some(&subscribed),
-    }
-    .build()
-    .expect("the UNKNOWN state was checked before any write");
-    let mut assignment_changed = false;
-    if next != m.current {
-        let mut m = m.clone();
-        assignment_changed = next.assigned_partitions != m.current.assigned_partitions;
-        cg.partition_epochs
-            .update_member(Some(&m.current), &next)
-            .unwrap_or_else(|c| panic!("coordinator bug, the single-owner invariant would break: {c}"));
-        m.current = next;
-        append(
-            io,
-            RecordBody::ConsumerGroupCurrentMemberAssignment {
-                group_id: group_id.to_owned(),
-                member_id: m.id.clone(),
-                value: Some(m.current_value()),
-            },
-        );
-        io.emit(EventKind::ConsumerMemberReconciled {
-            group_id: group_id.to_owned(),
-            member_id: m.id.clone(),
-            state: m.current.state,
-            member_epoch: m.current.member_epoch,
-            assigned: flatten(&m.current.assigned_partitions),
-            pending_revocation: flatten(&m.current.partitions_pending_revocation),
-        });
-        // §3.3: the revocation deadline follows the member's state.
-        if m.current.state == MemberState::UnrevokedPartitions {
-            schedule_rebalance(io, group_id, &m);
-        } else {
-            io.cancel(rebalance_key(group_id, &m.id));
-        }
-        cg.put(m);
-    }
+    let assignment_changed = reconcile(cg, io, topics, group_id, partition, &member.id, owned.as_ref());
     // 10. The session.
     let m = &cg.members[&member.id];
     schedule_session(io, group_id, &m.id);
@@ -833,9 +786,71 @@ fn heartbeat(
     }
 }
 
+/// Kafka: `maybeReconcile` for one member (`CurrentAssignmentBuilder`, checked by the partition
+/// epochs): writes its current-assignment record if it moved and keeps its revocation deadline in
+/// step (§3.3; consumer-protocol members only). Returns whether its assigned partitions changed.
+pub(crate) fn reconcile(
+    cg: &mut ConsumerGroup,
+    io: &mut Io,
+    topics: &BTreeMap<String, i32>,
+    group_id: &str,
+    partition: i32,
+    member_id: &str,
+    owned: Option<&Partitions>,
+) -> bool {
+    let m = &cg.members[member_id];
+    let epochs = &cg.partition_epochs;
+    let subscribed = m.subscribed_topics(topics);
+    let next = CurrentAssignmentBuilder {
+        member: &m.current,
+        target_epoch: cg.assignment_epoch,
+        target: &m.target,
+        partition_epoch: &|t, p| epochs.epoch(t, p),
+        owned,
+        version: io.config.kafka_version,
+        subscribed_topics: Some(&subscribed),
+    }
+    .build()
+    .expect("the UNKNOWN state was checked before any write");
+    if next == m.current {
+        return false;
+    }
+    let mut m = m.clone();
+    let assignment_changed = next.assigned_partitions != m.current.assigned_partitions;
+    cg.partition_epochs
+        .update_member(Some(&m.current), &next)
+        .unwrap_or_else(|c| panic!("coordinator bug, the single-owner invariant would break: {c}"));
+    m.current = next;
+    let _ = io.append(
+        partition,
+        RecordBody::ConsumerGroupCurrentMemberAssignment {
+            group_id: group_id.to_owned(),
+            member_id: m.id.clone(),
+            value: Some(m.current_value()),
+        },
+    );
+    io.emit(EventKind::ConsumerMemberReconciled {
+        group_id: group_id.to_owned(),
+        member_id: m.id.clone(),
+        state: m.current.state,
+        member_epoch: m.current.member_epoch,
+        assigned: flatten(&m.current.assigned_partitions),
+        pending_revocation: flatten(&m.current.partitions_pending_revocation),
+    });
+    // §3.3: the revocation deadline follows the member's state (classic members have join and
+    // sync timeouts instead).
+    if m.current.state == MemberState::UnrevokedPartitions && m.classic.is_none() {
+        schedule_rebalance(io, group_id, &m);
+    } else {
+        io.cancel(rebalance_key(group_id, &m.id));
+    }
+    cg.put(m);
+    assignment_changed
+}
+
 /// Kafka: `updateTargetAssignment` with `TargetAssignmentBuilder` (reference §7): every member's
 /// previous target is the stickiness baseline; a record for each changed target, then the epoch.
-fn compute_target(
+pub(crate) fn compute_target(
     cg: &mut ConsumerGroup,
     io: &mut Io,
     topics: &BTreeMap<String, i32>,
@@ -934,7 +949,7 @@ fn compute_target(
 }
 
 /// §7.4: whether a new target may be computed now (always up to 4.2).
-fn may_compute_target(cg: &ConsumerGroup, io: &Io) -> bool {
+pub(crate) fn may_compute_target(cg: &ConsumerGroup, io: &Io) -> bool {
     if !io.config.kafka_version.batches_assignments() {
         return true;
     }

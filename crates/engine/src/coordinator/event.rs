@@ -391,6 +391,10 @@ pub enum EventKind {
         group_id: String,
         /// Whether it is now a consumer group.
         to_consumer: bool,
+        /// How many members it kept: 0 for an empty group, else an online upgrade or downgrade
+        /// (a mixed group, reference §10).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        members: usize,
     },
 }
 
@@ -409,6 +413,10 @@ pub enum ScriptUse {
         /// How many the script had.
         after: usize,
     },
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why a consumer-group member was removed.
@@ -489,6 +497,9 @@ pub enum Reason {
         /// `group.max.size`.
         max: usize,
     },
+    /// The last consumer-protocol member left a mixed group, which became a classic group
+    /// (`"Downgrade group %s from consumer to classic for member leaving."`).
+    Downgraded,
     /// The join phase completed.
     JoinPhaseCompleted,
     /// The leader's assignment was persisted.
@@ -969,6 +980,7 @@ impl fmt::Display for Reason {
             Self::OverCapacityOnLoad { size, max } => {
                 write!(f, "loaded group has {size} members, over group.max.size {max}")
             }
+            Self::Downgraded => f.write_str("downgraded from consumer to classic for member leaving"),
             Self::JoinPhaseCompleted => f.write_str("join phase completed"),
             Self::AssignmentPersisted => f.write_str("leader's assignment persisted"),
             Self::AssignmentAppendFailed { error } => write!(f, "persisting the assignment failed: {error}"),
@@ -1198,7 +1210,21 @@ impl fmt::Display for EventKind {
                 "group {group_id}: loaded consumer group with {members} member(s), group epoch {group_epoch}, \
                  assignment epoch {assignment_epoch}"
             ),
-            Self::GroupTypeConverted { group_id, to_consumer } => {
+            Self::GroupTypeConverted { group_id, to_consumer, members } if *members > 0 => {
+                if *to_consumer {
+                    write!(
+                        f,
+                        "group {group_id}: converted the classic group to a consumer group; its {members} member(s) \
+                         keep the classic protocol"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "group {group_id}: converted the consumer group to a classic group with {members} member(s)"
+                    )
+                }
+            }
+            Self::GroupTypeConverted { group_id, to_consumer, .. } => {
                 if *to_consumer {
                     write!(f, "group {group_id}: the empty classic group is now a consumer group")
                 } else {

@@ -42,7 +42,9 @@ pub mod records;
 pub mod timers;
 
 mod append;
+mod consumer_classic;
 mod consumer_heartbeat;
+mod consumer_migration;
 mod delete;
 mod describe;
 mod find;

@@ -229,11 +229,16 @@ fn validate_offset_commit(g: &Group, req: &OffsetCommitRequest) -> Option<ErrorC
         let Some(m) = cg.members.get(&req.member_id) else {
             return Some(ErrorCode::UnknownMemberId);
         };
-        if req.api_version < 9 {
+        if req.api_version < 9 && m.classic.is_none() {
             return Some(ErrorCode::UnsupportedVersion);
         }
         if req.generation_id != m.current.member_epoch {
-            return Some(ErrorCode::StaleMemberEpoch);
+            // A classic member of a mixed group gets the classic error (reference §9).
+            return Some(if m.classic.is_some() {
+                ErrorCode::IllegalGeneration
+            } else {
+                ErrorCode::StaleMemberEpoch
+            });
         }
         return None;
     }

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::consumer::{MemberState, Partitions};
-use crate::protocol::{ConsumerAssignment, ConsumerSubscription, TopicPartition};
+use crate::protocol::{ConsumerAssignment, ConsumerSubscription, JoinGroupProtocol, TopicPartition};
 use crate::time::SimTime;
 
 /// One record in a `__consumer_offsets` partition.
@@ -127,6 +127,19 @@ pub struct ConsumerMemberMetadataValue {
     pub server_assignor: Option<String>,
     /// The rebalance timeout.
     pub rebalance_timeout_ms: i32,
+    /// For a member that uses the classic protocol in a mixed group (Kafka's
+    /// `ClassicMemberMetadata`): its session timeout and JoinGroup protocols.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classic_member_metadata: Option<ClassicMemberMetadata>,
+}
+
+/// A classic-protocol member of a consumer group (mixed group, reference §10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassicMemberMetadata {
+    /// `session.timeout.ms` from its JoinGroup.
+    pub session_timeout_ms: i32,
+    /// Its JoinGroup protocols, in its order of preference.
+    pub supported_protocols: Vec<JoinGroupProtocol>,
 }
 
 /// The value of [`RecordBody::ConsumerGroupCurrentMemberAssignment`].
@@ -317,7 +330,11 @@ impl fmt::Display for RecordBody {
                     if let Some(a) = &v.server_assignor {
                         write!(f, ", assignor {a}")?;
                     }
-                    write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)
+                    write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)?;
+                    match &v.classic_member_metadata {
+                        Some(c) => write!(f, ", classic protocol (session timeout {}ms)", c.session_timeout_ms),
+                        None => Ok(()),
+                    }
                 }
                 None => write!(f, "member metadata tombstone for {group_id}/{member_id}"),
             },

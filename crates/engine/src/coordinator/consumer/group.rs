@@ -4,7 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::assignor::server::ServerAssignor;
-use crate::coordinator::records::{ConsumerCurrentAssignmentValue, ConsumerMemberMetadataValue};
+use crate::coordinator::records::{
+    ClassicMemberMetadata, ConsumerCurrentAssignmentValue, ConsumerMemberMetadataValue,
+};
 use crate::coordinator::version::KafkaRelease;
 use crate::protocol::TopicPartition;
 use crate::topic::Pattern;
@@ -27,6 +29,8 @@ pub(crate) struct ConsumerMember {
     pub(crate) current: CurrentAssignment,
     /// Its target assignment.
     pub(crate) target: Partitions,
+    /// Set for a member that uses the classic protocol (a mixed group, reference §10).
+    pub(crate) classic: Option<ClassicMemberMetadata>,
 }
 
 impl ConsumerMember {
@@ -44,6 +48,7 @@ impl ConsumerMember {
             server_assignor: None,
             current: CurrentAssignment::default(),
             target: Partitions::new(),
+            classic: None,
         }
     }
 
@@ -57,6 +62,7 @@ impl ConsumerMember {
             subscribed_topic_regex: self.subscribed_topic_regex.clone(),
             server_assignor: self.server_assignor.clone(),
             rebalance_timeout_ms: self.rebalance_timeout_ms,
+            classic_member_metadata: self.classic.clone(),
         }
     }
 
@@ -69,6 +75,7 @@ impl ConsumerMember {
         self.subscribed_topic_regex = v.subscribed_topic_regex;
         self.server_assignor = v.server_assignor;
         self.rebalance_timeout_ms = v.rebalance_timeout_ms;
+        self.classic = v.classic_member_metadata;
     }
 
     pub(crate) fn current_value(&self) -> ConsumerCurrentAssignmentValue {
@@ -199,6 +206,26 @@ impl ConsumerGroup {
         }
         self.partition_epochs.remove_member(&m.current);
         Some(m)
+    }
+
+    /// Whether every member but `except` uses the classic protocol (Kafka:
+    /// `allMembersUseClassicProtocolExcept`).
+    pub(crate) fn all_classic_except(&self, except: &[&str]) -> bool {
+        self.members
+            .values()
+            .filter(|m| !except.contains(&m.id.as_str()))
+            .all(|m| m.classic.is_some())
+    }
+
+    /// Kafka: `waitingOnUnreleasedPartition` — some partition of the member's target that it
+    /// does not have yet is still owned by another member.
+    pub(crate) fn waiting_on_unreleased(&self, m: &ConsumerMember) -> bool {
+        m.target.iter().any(|(t, ps)| {
+            ps.iter().any(|p| {
+                !m.current.assigned_partitions.get(t).is_some_and(|a| a.contains(p))
+                    && self.partition_epochs.epoch(t, *p) != -1
+            })
+        })
     }
 
     /// The assignor the target is computed with (Kafka: `computePreferredServerAssignor`): the
