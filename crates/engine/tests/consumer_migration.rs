@@ -172,8 +172,10 @@ fn the_policy_decides_whether_the_upgrade_happens() {
         assert_eq!(
             r.error_message.as_deref(),
             Some(
-                format!("Cannot upgrade classic group {G} to consumer group because online upgrade is disabled.")
-                    .as_str()
+                format!(
+                    "Cannot upgrade classic group {G} to consumer group because online upgrade is disabled."
+                )
+                .as_str()
             ),
             "{policy}"
         );
@@ -216,7 +218,10 @@ fn a_new_classic_member_joins_a_consumer_group_under_bidirectional() {
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
     let g = describe(&mut h);
     assert_eq!(g.members.len(), 2);
-    assert_eq!(g.group_epoch, 2, "the classic member's subscription bumped the epoch");
+    assert_eq!(
+        g.group_epoch, 2,
+        "the classic member's subscription bumped the epoch"
+    );
     assert_eq!(r.generation_id, 2);
 }
 
@@ -271,7 +276,13 @@ fn without_downgrade_in_the_policy_the_leaver_is_fenced_and_the_group_stays() {
     leave.member_epoch = LEAVE_GROUP_MEMBER_EPOCH;
     let r = hb(&mut h, leave);
     assert_eq!(r.error_code, ErrorCode::None);
-    assert!(!h.saw(|k| matches!(k, EventKind::GroupTypeConverted { to_consumer: false, .. })));
+    assert!(!h.saw(|k| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: false,
+            ..
+        }
+    )));
     let g = describe(&mut h);
     assert_eq!((g.members.len(), g.group_epoch), (2, 3));
 }

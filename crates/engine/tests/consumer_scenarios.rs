@@ -122,6 +122,28 @@ fn a_scripted_assignor_is_used_then_runs_out() {
     ));
 }
 
+#[test]
+fn a_classic_group_is_upgraded_online_then_downgraded() {
+    let sim = run("mixed-group-online-migration");
+    assert!(has(&sim, "t=20.005s [broker 0] group test_group_1: converted the classic group to a consumer group; its 2 member(s) keep the classic protocol"));
+    // The classic members learn it from their heartbeats and rejoin as followers of no leader.
+    assert!(has(
+        &sim,
+        "[A] Heartbeat failed with REBALANCE_IN_PROGRESS: request a rejoin"
+    ));
+    assert!(has(&sim, "JoinGroup(NONE, generation=2, protocol_type=\"consumer\", protocol=\"range\", leader=\"\", member=\"A-1\""));
+    assert!(has(&sim, "member n1 STABLE at epoch 2, assigned [t-3]"));
+    assert!(has(&sim, "t=40.005s [broker 0] group test_group_1: converted the consumer group to a classic group with 2 member(s)"));
+    assert!(has(
+        &sim,
+        "Stable -> PreparingRebalance (downgraded from consumer to classic for member leaving)"
+    ));
+    assert!(has(&sim, "generation 2 -> 3"));
+    let owners = sim.owners();
+    assert_eq!(owners["A"].len() + owners["B"].len(), 4);
+    assert_eq!(sim.group().group_state, GroupState::Stable);
+}
+
 // ---------------------------------------------------------------------------------- validation
 
 const BASE: &str = r#"{"version": 1, "end_ms": 1000, "topics": [{"name": "t", "partitions": 2}]"#;

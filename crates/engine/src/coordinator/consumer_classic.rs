@@ -12,8 +12,9 @@
 //! are free.
 
 use crate::protocol::{
-    ConsumerAssignment, ErrorCode, HeartbeatRequest, JoinGroupRequest, JoinGroupResponse, LeaveGroupMemberResponse,
-    LeaveGroupRequest, LeaveGroupResponse, Response, SyncGroupRequest, SyncGroupResponse,
+    ConsumerAssignment, ErrorCode, HeartbeatRequest, JoinGroupRequest, JoinGroupResponse,
+    LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse, Response, SyncGroupRequest,
+    SyncGroupResponse,
 };
 
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
@@ -90,7 +91,11 @@ impl Coordinator {
             // Kafka: a UUID; here `<client id>-<n>`, as for the coordinator's other generated ids.
             let n = cg.next_member_seq;
             cg.next_member_seq += 1;
-            let prefix = if req.client_id.is_empty() { "consumer" } else { &req.client_id };
+            let prefix = if req.client_id.is_empty() {
+                "consumer"
+            } else {
+                &req.client_id
+            };
             member_id = format!("{prefix}-{n}");
         }
         // throwIfConsumerGroupIsFull.
@@ -118,7 +123,8 @@ impl Coordinator {
                         let _ = cg.take(&old);
                         super::consumer_heartbeat::tombstones(&mut self.io, &gid, partition, &old);
                         self.io.cancel(super::consumer_heartbeat::session_key(&gid, &old));
-                        self.io.cancel(super::consumer_heartbeat::rebalance_key(&gid, &old));
+                        self.io
+                            .cancel(super::consumer_heartbeat::rebalance_key(&gid, &old));
                         self.io.emit(EventKind::ConsumerStaticMemberReplaced {
                             group_id: gid.clone(),
                             instance_id: i.clone(),
@@ -214,7 +220,15 @@ impl Coordinator {
             compute_target(cg, &mut self.io, topics, &gid, partition);
         }
         let owned = owned_from(req);
-        reconcile(cg, &mut self.io, topics, &gid, partition, &member_id, Some(&owned));
+        reconcile(
+            cg,
+            &mut self.io,
+            topics,
+            &gid,
+            partition,
+            &member_id,
+            Some(&owned),
+        );
         let m = &cg.members[&member_id];
         schedule_member_session(&mut self.io, &gid, m);
         let resp = JoinGroupResponse {

@@ -454,7 +454,11 @@ impl Coordinator {
         };
         if cg.members.contains_key(member_id) {
             let _ = partition;
-            self.fence_or_downgrade(group_id, &[member_id.to_owned()], ConsumerFenceReason::SessionExpired);
+            self.fence_or_downgrade(
+                group_id,
+                &[member_id.to_owned()],
+                ConsumerFenceReason::SessionExpired,
+            );
         }
     }
 
@@ -526,7 +530,12 @@ pub(crate) fn schedule_rebalance(io: &mut Io, group_id: &str, m: &ConsumerMember
     );
 }
 
-pub(crate) fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::consumer::ConsumerGroupState) {
+pub(crate) fn state_event(
+    cg: &ConsumerGroup,
+    io: &mut Io,
+    group_id: &str,
+    before: super::consumer::ConsumerGroupState,
+) {
     let after = cg.state();
     if after != before {
         io.emit(EventKind::ConsumerGroupStateChanged {

@@ -12,16 +12,18 @@
 //!   becomes a classic group at generation = group epoch, with each member's target as its
 //!   assignment, and a rebalance starts.
 
-use crate::protocol::{ConsumerAssignment, ErrorCode, GroupState, JoinGroupResponse, Response, SyncGroupResponse};
+use crate::protocol::{
+    ConsumerAssignment, ErrorCode, GroupState, JoinGroupResponse, Response, SyncGroupResponse,
+};
 
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{CurrentAssignment, MemberState};
 use super::consumer_heartbeat::{
-    append_epoch, fence, rebalance_key, schedule_member_session, session_key, state_event, tombstones,
+    fence, rebalance_key, schedule_member_session, session_key, state_event, tombstones,
 };
 use super::event::{ConsumerFenceReason, EventKind, Reason};
 use super::group::{Group, Member};
-use super::records::{ClassicMemberMetadata, RecordBody};
+use super::records::{ClassicMemberMetadata, ConsumerGroupMetadataValue, RecordBody};
 use super::timers::TimerKey;
 use super::{heartbeat, join, load, Coordinator};
 
@@ -57,7 +59,9 @@ impl Coordinator {
     pub(crate) fn convert_to_consumer_group(&mut self, group_id: &str) {
         let partition = self.partition_for(group_id);
         let now = self.io.now;
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else {
+            return;
+        };
         let io = &mut self.io;
         for member_id in g.member_ids_in_join_order() {
             if let Some(p) = g.take_join(&member_id) {
@@ -145,7 +149,18 @@ impl Coordinator {
                 },
             );
         }
-        append_epoch(&cg, io, group_id, partition);
+        // The group's epoch record (the generation carried over, not a bump).
+        let _ = io.append(
+            partition,
+            RecordBody::ConsumerGroupMetadata {
+                group_id: group_id.to_owned(),
+                value: Some(ConsumerGroupMetadataValue {
+                    epoch: cg.group_epoch,
+                    metadata_hash: cg.metadata_hash,
+                    next_member_seq: cg.next_member_seq,
+                }),
+            },
+        );
         for m in &members {
             let _ = io.append(
                 partition,
@@ -189,10 +204,19 @@ impl Coordinator {
     /// Fences consumer-group members (a leave, an expired session or revocation deadline, a
     /// classic LeaveGroup), or, if that leaves only classic members and the policy allows it,
     /// downgrades the group to a classic group instead (Kafka: `consumerGroupFenceMembers`).
-    pub(crate) fn fence_or_downgrade(&mut self, group_id: &str, member_ids: &[String], reason: ConsumerFenceReason) {
+    pub(crate) fn fence_or_downgrade(
+        &mut self,
+        group_id: &str,
+        member_ids: &[String],
+        reason: ConsumerFenceReason,
+    ) {
         let partition = self.partition_for(group_id);
-        let Some(g) = self.groups.get_mut(group_id) else { return };
-        let Some(cg) = g.consumer.as_deref_mut() else { return };
+        let Some(g) = self.groups.get_mut(group_id) else {
+            return;
+        };
+        let Some(cg) = g.consumer.as_deref_mut() else {
+            return;
+        };
         let ids: Vec<&str> = member_ids
             .iter()
             .map(String::as_str)
@@ -206,7 +230,11 @@ impl Coordinator {
             self.convert_to_classic_group(group_id, &ids, reason);
             return;
         }
-        let Some(cg) = self.groups.get_mut(group_id).and_then(|g| g.consumer.as_deref_mut()) else {
+        let Some(cg) = self
+            .groups
+            .get_mut(group_id)
+            .and_then(|g| g.consumer.as_deref_mut())
+        else {
             return;
         };
         let before = cg.state();
@@ -234,7 +262,9 @@ impl Coordinator {
     fn convert_to_classic_group(&mut self, group_id: &str, leaving: &[String], reason: ConsumerFenceReason) {
         let partition = self.partition_for(group_id);
         let now = self.io.now;
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else {
+            return;
+        };
         let Some(cg) = g.consumer.take() else { return };
         let io = &mut self.io;
         for id in leaving {
@@ -269,7 +299,8 @@ impl Coordinator {
         g.offsets = offsets;
         g.generation = cg.group_epoch;
         g.protocol_type = Some("consumer".into());
-        let mut remaining: Vec<&ConsumerMember> = cg.members.values().filter(|m| !leaving.contains(&m.id)).collect();
+        let mut remaining: Vec<&ConsumerMember> =
+            cg.members.values().filter(|m| !leaving.contains(&m.id)).collect();
         // The classic group lists members in join order; the consumer group has none: id order.
         remaining.sort_by(|a, b| a.id.cmp(&b.id));
         for m in &remaining {

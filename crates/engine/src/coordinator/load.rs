@@ -209,7 +209,9 @@ impl Coordinator {
                 // §8.7: fresh session timers, and revocation deadlines for members still revoking.
                 for m in cg.members.values() {
                     super::consumer_heartbeat::schedule_member_session(&mut self.io, &id, m);
-                    if m.current.state == super::consumer::MemberState::UnrevokedPartitions && m.classic.is_none() {
+                    if m.current.state == super::consumer::MemberState::UnrevokedPartitions
+                        && m.classic.is_none()
+                    {
                         super::consumer_heartbeat::schedule_rebalance(&mut self.io, &id, m);
                     }
                 }

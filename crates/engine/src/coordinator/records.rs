@@ -332,7 +332,11 @@ impl fmt::Display for RecordBody {
                     }
                     write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)?;
                     match &v.classic_member_metadata {
-                        Some(c) => write!(f, ", classic protocol (session timeout {}ms)", c.session_timeout_ms),
+                        Some(c) => write!(
+                            f,
+                            ", classic protocol (session timeout {}ms)",
+                            c.session_timeout_ms
+                        ),
                         None => Ok(()),
                     }
                 }

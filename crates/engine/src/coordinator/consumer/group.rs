@@ -222,7 +222,10 @@ impl ConsumerGroup {
     pub(crate) fn waiting_on_unreleased(&self, m: &ConsumerMember) -> bool {
         m.target.iter().any(|(t, ps)| {
             ps.iter().any(|p| {
-                !m.current.assigned_partitions.get(t).is_some_and(|a| a.contains(p))
+                !m.current
+                    .assigned_partitions
+                    .get(t)
+                    .is_some_and(|a| a.contains(p))
                     && self.partition_epochs.epoch(t, *p) != -1
             })
         })
