@@ -444,7 +444,6 @@ impl Coordinator {
 
     /// A consumer member's session timer fired.
     pub(crate) fn expire_consumer_session(&mut self, group_id: &str, member_id: &str) {
-        let partition = self.partition_for(group_id);
         let Some(cg) = self
             .groups
             .get_mut(group_id)
@@ -453,7 +452,6 @@ impl Coordinator {
             return;
         };
         if cg.members.contains_key(member_id) {
-            let _ = partition;
             self.fence_or_downgrade(
                 group_id,
                 &[member_id.to_owned()],
@@ -465,7 +463,6 @@ impl Coordinator {
     /// A consumer member's rebalance (revocation) timer fired: it is fenced if still at the epoch it
     /// had when the timer was set.
     pub(crate) fn expire_consumer_rebalance(&mut self, group_id: &str, member_id: &str, member_epoch: i32) {
-        let partition = self.partition_for(group_id);
         let Some(cg) = self
             .groups
             .get_mut(group_id)
@@ -483,7 +480,6 @@ impl Coordinator {
             member_epoch,
             timeout_ms: m.rebalance_timeout_ms,
         };
-        let _ = partition;
         self.fence_or_downgrade(group_id, &[member_id.to_owned()], reason);
     }
 }
