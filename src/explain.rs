@@ -210,6 +210,8 @@ fn timer_name(s: &Strings, kind: &TimerKind) -> &'static str {
         TimerKind::OffsetExpirationCheck => m.timer_offset_expiration,
         TimerKind::ConsumerSession => m.timer_consumer_session,
         TimerKind::ConsumerRebalanceTimeout { .. } => m.timer_consumer_rebalance,
+        TimerKind::ConsumerClassicJoinTimeout => m.timer_classic_join,
+        TimerKind::ConsumerClassicSyncTimeout => m.timer_classic_sync,
     }
 }
 

@@ -844,6 +844,10 @@ pub struct ExplainMore {
     pub timer_consumer_session: &'static str,
     /// Timer name: a consumer-protocol member's revocation deadline.
     pub timer_consumer_rebalance: &'static str,
+    /// A classic member of a mixed group must rejoin by then.
+    pub timer_classic_join: &'static str,
+    /// A classic member of a mixed group must sync by then.
+    pub timer_classic_sync: &'static str,
     /// A group record was appended: {p}, {offset}, {group}, {gen}, {n}.
     pub record_group: &'static str,
     /// A group tombstone was appended: {p}, {offset}, {group}.

@@ -484,6 +484,8 @@ pub(super) const STRINGS: Strings = Strings {
         timer_offset_expiration: "offset expiration check",
         timer_consumer_session: "consumer session timeout",
         timer_consumer_rebalance: "revocation deadline",
+        timer_classic_join: "classic member's rejoin deadline",
+        timer_classic_sync: "classic member's sync deadline",
         record_group: "__consumer_offsets-{p} gets record {offset}: group {group} at generation {gen} with {n} member(s). Followers copy it before it counts.",
         record_group_tombstone: "__consumer_offsets-{p} gets record {offset}: a tombstone that deletes group {group}.",
         record_offset: "__consumer_offsets-{p} gets record {offset}: the committed offset {tp} = {committed}. The commit is answered once the HW passes it.",

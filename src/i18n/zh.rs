@@ -447,6 +447,8 @@ pub(super) const STRINGS: Strings = Strings {
         timer_offset_expiration: "位移过期检查",
         timer_consumer_session: "消费者会话超时",
         timer_consumer_rebalance: "撤销分区的截止时间",
+        timer_classic_join: "经典成员重新加入的截止时间",
+        timer_classic_sync: "经典成员同步的截止时间",
         record_group: "__consumer_offsets-{p} 追加第 {offset} 条记录：消费者组 {group}，第 {gen} 代，{n} 个成员。跟随者复制之后它才算数。",
         record_group_tombstone: "__consumer_offsets-{p} 追加第 {offset} 条记录：删除消费者组 {group} 的墓碑记录。",
         record_offset: "__consumer_offsets-{p} 追加第 {offset} 条记录：已提交位移 {tp} = {committed}。HW 越过它之后，提交才得到响应。",

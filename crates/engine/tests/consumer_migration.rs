@@ -327,3 +327,78 @@ fn a_mixed_group_survives_a_failover_with_its_classic_members() {
     assert_eq!(deadline.as_millis(), h.now.as_millis() + SESSION_MS as u64);
     assert_eq!(h.heartbeat(2, &ids[1], 1), ErrorCode::RebalanceInProgress);
 }
+
+/// Heartbeats `member` every 3 s for `ms`, collecting the errors.
+fn keep_beating(h: &mut Harness, conn: u64, member: &str, generation: i32, ms: u64) -> Vec<ErrorCode> {
+    let mut errors = Vec::new();
+    let mut left = ms;
+    while left > 0 {
+        let step = left.min(3_000);
+        h.advance(step);
+        left -= step;
+        errors.push(h.heartbeat(conn, member, generation));
+    }
+    errors
+}
+
+#[test]
+fn a_classic_member_told_to_rejoin_that_does_not_is_fenced_at_its_rebalance_timeout() {
+    // Kafka: scheduleConsumerGroupJoinTimeoutIfAbsent on REBALANCE_IN_PROGRESS, "the classic member
+    // failed to join within the rebalance timeout".
+    let (mut h, ids) = upgraded(MigrationPolicy::Upgrade);
+    let a = ids[0].clone();
+    assert_eq!(h.heartbeat(1, &a, 1), ErrorCode::RebalanceInProgress);
+    let key = rebalance_engine::TimerKey::ConsumerClassicJoin {
+        group_id: G.into(),
+        member_id: a.clone(),
+    };
+    let (deadline, _) = h.coord.timer(&key).expect("a join timeout");
+    assert_eq!(deadline.as_millis(), h.now.as_millis() + REBALANCE_MS as u64);
+    // It keeps heartbeating (its session stays alive) but never rejoins.
+    let errors = keep_beating(&mut h, 1, &a, 1, REBALANCE_MS as u64);
+    assert!(h.saw(|k| matches!(
+        k,
+        EventKind::ConsumerMemberFenced {
+            member_id,
+            reason: rebalance_engine::event::ConsumerFenceReason::ClassicJoinTimeout,
+            ..
+        } if *member_id == a
+    )));
+    assert_eq!(errors.last(), Some(&ErrorCode::UnknownMemberId));
+}
+
+#[test]
+fn a_classic_member_that_joins_but_does_not_sync_is_fenced_at_its_rebalance_timeout() {
+    let (mut h, ids) = upgraded(MigrationPolicy::Upgrade);
+    let a = ids[0].clone();
+    let t = h.join(1, join_req(&a));
+    let r = h.join_resp(t);
+    assert_eq!(r.error_code, ErrorCode::None);
+    let key = rebalance_engine::TimerKey::ConsumerClassicSync {
+        group_id: G.into(),
+        member_id: a.clone(),
+    };
+    assert!(h.coord.timer(&key).is_some(), "a sync timeout");
+    keep_beating(&mut h, 1, &a, r.generation_id, REBALANCE_MS as u64);
+    assert!(h.saw(|k| matches!(
+        k,
+        EventKind::ConsumerMemberFenced {
+            reason: rebalance_engine::event::ConsumerFenceReason::ClassicSyncTimeout,
+            ..
+        }
+    )));
+    // A member that syncs in time has no sync timeout left.
+    let (mut h, ids) = upgraded(MigrationPolicy::Upgrade);
+    let b = ids[1].clone();
+    let t = h.join(2, join_req(&b));
+    let g = h.join_resp(t).generation_id;
+    let t = h.sync(2, &b, g, vec![]);
+    assert_eq!(h.sync_resp(t).error_code, ErrorCode::None);
+    assert!(h
+        .coord
+        .timer(&rebalance_engine::TimerKey::ConsumerClassicSync {
+            group_id: G.into(),
+            member_id: b,
+        })
+        .is_none());
+}

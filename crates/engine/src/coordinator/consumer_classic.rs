@@ -20,12 +20,14 @@ use crate::protocol::{
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{MemberState, Partitions};
 use super::consumer_heartbeat::{
-    append_epoch, compute_target, may_compute_target, reconcile, schedule_member_session, state_event,
+    append_epoch, cancel_member_timers, classic_join_key, classic_sync_key, compute_target,
+    may_compute_target, reconcile, schedule_member_session, state_event,
 };
 use super::event::{ConsumerFenceReason, EventKind};
 use super::group::Parked;
 use super::records::{ClassicMemberMetadata, RecordBody};
-use super::Coordinator;
+use super::timers::TimerKind;
+use super::{Coordinator, Io};
 
 /// Kafka: `validateConsumerGroupMember` then `throwIfMemberDoesNotUseClassicProtocol`.
 fn classic_member<'a>(
@@ -59,6 +61,19 @@ fn owned_from(req: &JoinGroupRequest) -> Partitions {
         }
     }
     owned
+}
+
+/// Kafka: `scheduleConsumerGroupJoinTimeoutIfAbsent` — a classic member told to rejoin must do so
+/// within its rebalance timeout, else it is fenced.
+fn schedule_join_timeout_if_absent(io: &mut Io, group_id: &str, m: &ConsumerMember) {
+    let key = classic_join_key(group_id, &m.id);
+    if io.timers.get(&key).is_none() {
+        io.schedule(
+            key,
+            m.rebalance_timeout_ms.max(0) as u64,
+            TimerKind::ConsumerClassicJoinTimeout,
+        );
+    }
 }
 
 impl Coordinator {
@@ -122,9 +137,7 @@ impl Coordinator {
                     if old != member_id {
                         let _ = cg.take(&old);
                         super::consumer_heartbeat::tombstones(&mut self.io, &gid, partition, &old);
-                        self.io.cancel(super::consumer_heartbeat::session_key(&gid, &old));
-                        self.io
-                            .cancel(super::consumer_heartbeat::rebalance_key(&gid, &old));
+                        cancel_member_timers(&mut self.io, &gid, &old);
                         self.io.emit(EventKind::ConsumerStaticMemberReplaced {
                             group_id: gid.clone(),
                             instance_id: i.clone(),
@@ -230,7 +243,14 @@ impl Coordinator {
             Some(&owned),
         );
         let m = &cg.members[&member_id];
+        // The join is answered: its join timeout goes, its session and sync timeouts start.
+        self.io.cancel(classic_join_key(&gid, &member_id));
         schedule_member_session(&mut self.io, &gid, m);
+        self.io.schedule(
+            classic_sync_key(&gid, &member_id),
+            req.rebalance_timeout_ms.max(0) as u64,
+            TimerKind::ConsumerClassicSyncTimeout,
+        );
         let resp = JoinGroupResponse {
             error_code: ErrorCode::None,
             generation_id: m.current.member_epoch,
@@ -275,9 +295,12 @@ impl Coordinator {
         }
         // throwIfRebalanceInProgress.
         if cg.group_epoch > m.current.member_epoch && m.current.state != MemberState::UnrevokedPartitions {
+            let m = m.clone();
+            schedule_join_timeout_if_absent(&mut self.io, gid, &m);
             return SyncGroupResponse::error(ErrorCode::RebalanceInProgress);
         }
         let m = m.clone();
+        self.io.cancel(classic_sync_key(gid, &m.id));
         schedule_member_session(&mut self.io, gid, &m);
         SyncGroupResponse {
             error_code: ErrorCode::None,
@@ -309,6 +332,7 @@ impl Coordinator {
         let m = m.clone();
         schedule_member_session(&mut self.io, gid, &m);
         if rejoin {
+            schedule_join_timeout_if_absent(&mut self.io, gid, &m);
             ErrorCode::RebalanceInProgress
         } else {
             ErrorCode::None

@@ -498,6 +498,29 @@ pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
     }
 }
 
+pub(crate) fn classic_join_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerClassicJoin {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    }
+}
+
+pub(crate) fn classic_sync_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerClassicSync {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    }
+}
+
+/// Cancels every timer of a consumer-group member: session, revocation deadline, and a classic
+/// member's join and sync timeouts.
+pub(crate) fn cancel_member_timers(io: &mut Io, group_id: &str, member_id: &str) {
+    io.cancel(session_key(group_id, member_id));
+    io.cancel(rebalance_key(group_id, member_id));
+    io.cancel(classic_join_key(group_id, member_id));
+    io.cancel(classic_sync_key(group_id, member_id));
+}
+
 pub(crate) fn schedule_session(io: &mut Io, group_id: &str, member_id: &str) {
     let ms = io.config.group_consumer_session_timeout_ms;
     io.schedule(session_key(group_id, member_id), ms, TimerKind::ConsumerSession);
@@ -607,8 +630,7 @@ pub(crate) fn fence(
     cg.metadata_hash = cg.compute_metadata_hash(topics);
     append_epoch(cg, io, group_id, partition);
     // The target epoch did not move, so reconciled members stay reconciled.
-    io.cancel(session_key(group_id, member_id));
-    io.cancel(rebalance_key(group_id, member_id));
+    cancel_member_timers(io, group_id, member_id);
     io.emit(EventKind::ConsumerMemberFenced {
         group_id: group_id.to_owned(),
         member_id: member_id.to_owned(),
@@ -654,8 +676,7 @@ fn heartbeat(
             // Kafka: `replaceMember` — the old member's state under the new id, at epoch 0.
             let mut m = cg.take(&old).expect("checked");
             tombstones(io, group_id, partition, &old);
-            io.cancel(session_key(group_id, &old));
-            io.cancel(rebalance_key(group_id, &old));
+            cancel_member_timers(io, group_id, &old);
             io.emit(EventKind::ConsumerStaticMemberReplaced {
                 group_id: group_id.to_owned(),
                 instance_id: m.instance_id.clone().unwrap_or_default(),

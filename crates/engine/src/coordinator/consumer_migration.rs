@@ -19,7 +19,7 @@ use crate::protocol::{
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{CurrentAssignment, MemberState};
 use super::consumer_heartbeat::{
-    fence, rebalance_key, schedule_member_session, session_key, state_event, tombstones,
+    cancel_member_timers, fence, schedule_member_session, state_event, tombstones,
 };
 use super::event::{ConsumerFenceReason, EventKind, Reason};
 use super::group::{Group, Member};
@@ -277,8 +277,7 @@ impl Coordinator {
         // ConsumerGroup.createGroupTombstoneRecords: every member's records, then the group's.
         for id in cg.members.keys() {
             tombstones(io, group_id, partition, id);
-            io.cancel(session_key(group_id, id));
-            io.cancel(rebalance_key(group_id, id));
+            cancel_member_timers(io, group_id, id);
         }
         for body in [
             RecordBody::ConsumerGroupTargetAssignmentMetadata {

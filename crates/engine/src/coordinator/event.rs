@@ -433,6 +433,10 @@ pub enum ConsumerFenceReason {
         /// Its rebalance timeout.
         timeout_ms: i32,
     },
+    /// A classic member of a mixed group told to rejoin did not within its rebalance timeout.
+    ClassicJoinTimeout,
+    /// A classic member of a mixed group did not sync within its rebalance timeout.
+    ClassicSyncTimeout,
 }
 
 impl fmt::Display for ConsumerFenceReason {
@@ -447,6 +451,10 @@ impl fmt::Display for ConsumerFenceReason {
                 f,
                 "it failed to transition from epoch {member_epoch} within {timeout_ms}ms"
             ),
+            Self::ClassicJoinTimeout => {
+                f.write_str("the classic member failed to join within the rebalance timeout")
+            }
+            Self::ClassicSyncTimeout => f.write_str("the member failed to sync within timeout"),
         }
     }
 }

@@ -483,6 +483,16 @@ impl Coordinator {
             TimerKey::ConsumerSession { group_id, member_id } => {
                 self.expire_consumer_session(&group_id, &member_id)
             }
+            TimerKey::ConsumerClassicJoin { group_id, member_id } => self.fence_or_downgrade(
+                &group_id,
+                &[member_id],
+                event::ConsumerFenceReason::ClassicJoinTimeout,
+            ),
+            TimerKey::ConsumerClassicSync { group_id, member_id } => self.fence_or_downgrade(
+                &group_id,
+                &[member_id],
+                event::ConsumerFenceReason::ClassicSyncTimeout,
+            ),
             TimerKey::ConsumerRebalance { group_id, member_id } => {
                 if let TimerKind::ConsumerRebalanceTimeout { member_epoch } = timer.kind {
                     self.expire_consumer_rebalance(&group_id, &member_id, member_epoch);
