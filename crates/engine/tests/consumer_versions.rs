@@ -471,3 +471,80 @@ fn a_scripted_assignor_gives_each_target_in_turn_then_the_configured_one_runs() 
         .iter()
         .any(|l| l.contains("target assignment for epoch 4 (uniform): ")));
 }
+
+// ----------------------------------------------------------------------------------------- V10
+
+fn commit(h: &mut Harness, member: &str, epoch: i32, partition: i32) -> ErrorCode {
+    let t = h.send(
+        3,
+        Request::OffsetCommit(OffsetCommitRequest {
+            api_version: 9,
+            group_id: G.into(),
+            generation_id: epoch,
+            member_id: member.into(),
+            partitions: vec![OffsetCommitPartition {
+                topic: T.into(),
+                partition,
+                committed_offset: 7,
+                committed_leader_epoch: -1,
+                committed_metadata: String::new(),
+            }],
+            ..Default::default()
+        }),
+    );
+    match h.take(t) {
+        Some(Response::OffsetCommit(r)) => r.partitions[0].error_code,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn v10_from_4_3_an_older_epoch_commits_partitions_held_since_then() {
+    // §9 / §12 V10 (KIP-1251, `createAssignmentEpochValidator`): an older member epoch is accepted
+    // for a partition whose assignment epoch is at most it; a newer one never.
+    for (version, older_ok) in [(KafkaRelease::V4_2, false), (KafkaRelease::V4_3, true)] {
+        let mut h = harness_with(
+            CoordinatorConfig {
+                kafka_version: version,
+                group_consumer_assignment_interval_ms: 0,
+                ..config()
+            },
+            2,
+        );
+        let a = hb(&mut h, join_hb("a", &[T]));
+        let first = a.member_epoch;
+        assert_eq!(assigned(&a, T), vec![0, 1]);
+        h.advance(10);
+        hb(&mut h, join_hb("b", &[T]));
+        // a revokes one partition, acknowledges, and moves to the new epoch keeping the other.
+        let r = hb(&mut h, beat_hb("a", first, &[(T, &[0, 1])]));
+        let kept = assigned(&r, T);
+        assert_eq!(kept.len(), 1);
+        let r = hb(&mut h, beat_hb("a", first, &[(T, &kept)]));
+        assert_eq!(r.member_epoch, first + 1, "{version}");
+        let gone = 1 - kept[0];
+        // A commit from before the move, for the partition a kept since `first`.
+        let expected = if older_ok {
+            ErrorCode::None
+        } else {
+            ErrorCode::StaleMemberEpoch
+        };
+        assert_eq!(commit(&mut h, "a", first, kept[0]), expected, "{version}");
+        // The partition it gave up, and a newer epoch, are refused on every line.
+        assert_eq!(
+            commit(&mut h, "a", first, gone),
+            ErrorCode::StaleMemberEpoch,
+            "{version}"
+        );
+        assert_eq!(
+            commit(&mut h, "a", first + 2, kept[0]),
+            ErrorCode::StaleMemberEpoch,
+            "{version}"
+        );
+        assert_eq!(
+            commit(&mut h, "a", first + 1, kept[0]),
+            ErrorCode::None,
+            "{version}"
+        );
+    }
+}

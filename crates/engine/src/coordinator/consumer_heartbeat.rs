@@ -411,6 +411,9 @@ impl Coordinator {
             let old = m.current.clone();
             m.current.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
             m.current.partitions_pending_revocation = Partitions::new();
+            if !m.assignment_epochs.is_empty() {
+                m.update_assignment_epochs(&old, old.member_epoch);
+            }
             cg.partition_epochs
                 .update_member(Some(&old), &m.current)
                 .expect("a static leave frees partitions only");
@@ -846,7 +849,10 @@ pub(crate) fn reconcile(
     cg.partition_epochs
         .update_member(Some(&m.current), &next)
         .unwrap_or_else(|c| panic!("coordinator bug, the single-owner invariant would break: {c}"));
-    m.current = next;
+    let old = std::mem::replace(&mut m.current, next);
+    if io.config.kafka_version.per_partition_assignment_epochs() {
+        m.update_assignment_epochs(&old, cg.assignment_epoch);
+    }
     let _ = io.append(
         partition,
         RecordBody::ConsumerGroupCurrentMemberAssignment {

@@ -92,6 +92,12 @@ impl KafkaRelease {
         self >= Self::V4_3
     }
 
+    /// §12 V10 (KIP-1251): each owned partition keeps the epoch at which the member received it, and
+    /// an OffsetCommit with an older member epoch is accepted for partitions held since then; 4.3+.
+    pub fn per_partition_assignment_epochs(self) -> bool {
+        self >= Self::V4_3
+    }
+
     /// §12 V11: a join whose instance id is already in the group skips the max-size check; 4.3+.
     pub fn static_member_skips_max_size(self) -> bool {
         self >= Self::V4_3

@@ -31,6 +31,9 @@ pub(crate) struct ConsumerMember {
     pub(crate) target: Partitions,
     /// Set for a member that uses the classic protocol (a mixed group, reference §10).
     pub(crate) classic: Option<ClassicMemberMetadata>,
+    /// Kafka 4.3+ (KIP-1251): the epoch at which it received each partition it owns, topic →
+    /// partition → epoch (empty before 4.3; a partition missing here counts at the member epoch).
+    pub(crate) assignment_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
 }
 
 impl ConsumerMember {
@@ -49,6 +52,7 @@ impl ConsumerMember {
             current: CurrentAssignment::default(),
             target: Partitions::new(),
             classic: None,
+            assignment_epochs: BTreeMap::new(),
         }
     }
 
@@ -85,6 +89,7 @@ impl ConsumerMember {
             state: self.current.state.value(),
             assigned_partitions: self.current.assigned_partitions.clone(),
             partitions_pending_revocation: self.current.partitions_pending_revocation.clone(),
+            assignment_epochs: self.assignment_epochs.clone(),
         }
     }
 
@@ -96,6 +101,54 @@ impl ConsumerMember {
             assigned_partitions: v.assigned_partitions,
             partitions_pending_revocation: v.partitions_pending_revocation,
         };
+        self.assignment_epochs = v.assignment_epochs;
+    }
+
+    /// The epoch at which it received `topic`-`partition`, if it owns it (assigned or pending
+    /// revocation): its recorded assignment epoch, else its member epoch.
+    pub(crate) fn assignment_epoch(&self, topic: &str, partition: i32) -> Option<i32> {
+        let owns = |p: &Partitions| p.get(topic).is_some_and(|s| s.contains(&partition));
+        if !owns(&self.current.assigned_partitions) && !owns(&self.current.partitions_pending_revocation) {
+            return None;
+        }
+        Some(
+            self.assignment_epochs
+                .get(topic)
+                .and_then(|e| e.get(&partition))
+                .copied()
+                .unwrap_or(self.current.member_epoch),
+        )
+    }
+
+    /// Kafka 4.3's bookkeeping after the member moved from `old` to its current assignment: a
+    /// partition it keeps (or that moves to pending revocation) keeps its epoch, a partition newly
+    /// granted gets `target_epoch`, a partition it gave up is forgotten.
+    pub(crate) fn update_assignment_epochs(&mut self, old: &CurrentAssignment, target_epoch: i32) {
+        let had = |p: &Partitions, t: &str, n: i32| p.get(t).is_some_and(|s| s.contains(&n));
+        let old_epoch = |t: &str, n: i32| {
+            self.assignment_epochs
+                .get(t)
+                .and_then(|e| e.get(&n))
+                .copied()
+                .unwrap_or(old.member_epoch)
+        };
+        let mut next: BTreeMap<String, BTreeMap<i32, i32>> = BTreeMap::new();
+        for (t, ps) in &self.current.assigned_partitions {
+            for &n in ps {
+                let e = if had(&old.assigned_partitions, t, n) {
+                    old_epoch(t, n)
+                } else {
+                    target_epoch
+                };
+                next.entry(t.clone()).or_default().insert(n, e);
+            }
+        }
+        for (t, ps) in &self.current.partitions_pending_revocation {
+            for &n in ps {
+                next.entry(t.clone()).or_default().insert(n, old_epoch(t, n));
+            }
+        }
+        self.assignment_epochs = next;
     }
 
     /// The topics it subscribes to: its names, plus the topics of `metadata` its regex matches
