@@ -402,3 +402,14 @@ fn a_classic_member_that_joins_but_does_not_sync_is_fenced_at_its_rebalance_time
         })
         .is_none());
 }
+
+#[test]
+fn a_batch_leave_of_classic_members_bumps_the_group_epoch_once() {
+    // consumerGroupFenceMembers: the tombstones of every member, then one epoch record.
+    let (mut h, ids) = upgraded(MigrationPolicy::Upgrade);
+    let before = describe(&mut h).group_epoch;
+    let r = h.leave(1, &[(&ids[0], None), (&ids[1], None)]);
+    assert!(r.members.iter().all(|m| m.error_code == ErrorCode::None));
+    let g = describe(&mut h);
+    assert_eq!((g.members.len(), g.group_epoch), (1, before + 1));
+}

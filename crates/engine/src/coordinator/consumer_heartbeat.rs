@@ -614,31 +614,39 @@ pub(crate) fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, part
     });
 }
 
-/// Kafka: `consumerGroupFenceMembers` for one member: tombstones, then one group-epoch bump; the
-/// target is not recomputed (the group is Assigning until the next heartbeat).
-pub(crate) fn fence(
+/// Kafka: `consumerGroupFenceMembers` — every member's tombstones, then **one** group-epoch bump
+/// for them all (a batch LeaveGroup), then their timers cancelled.
+pub(crate) fn fence_all(
     cg: &mut ConsumerGroup,
     io: &mut Io,
     topics: &BTreeMap<String, i32>,
     group_id: &str,
     partition: i32,
-    member_id: &str,
+    member_ids: &[&str],
     reason: ConsumerFenceReason,
 ) {
-    if cg.take(member_id).is_none() {
+    let mut fenced = Vec::new();
+    for id in member_ids {
+        if cg.take(id).is_some() {
+            tombstones(io, group_id, partition, id);
+            fenced.push(*id);
+        }
+    }
+    if fenced.is_empty() {
         return;
     }
-    tombstones(io, group_id, partition, member_id);
     cg.group_epoch += 1;
     cg.metadata_hash = cg.compute_metadata_hash(topics);
     append_epoch(cg, io, group_id, partition);
     // The target epoch did not move, so reconciled members stay reconciled.
-    cancel_member_timers(io, group_id, member_id);
-    io.emit(EventKind::ConsumerMemberFenced {
-        group_id: group_id.to_owned(),
-        member_id: member_id.to_owned(),
-        reason,
-    });
+    for id in fenced {
+        cancel_member_timers(io, group_id, id);
+        io.emit(EventKind::ConsumerMemberFenced {
+            group_id: group_id.to_owned(),
+            member_id: id.to_owned(),
+            reason,
+        });
+    }
 }
 
 /// GMM `consumerGroupHeartbeat` steps 3–11 for a heartbeat that passed every check.

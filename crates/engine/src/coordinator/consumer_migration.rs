@@ -19,7 +19,7 @@ use crate::protocol::{
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{CurrentAssignment, MemberState};
 use super::consumer_heartbeat::{
-    cancel_member_timers, fence, schedule_member_session, state_event, tombstones,
+    cancel_member_timers, fence_all, schedule_member_session, state_event, tombstones,
 };
 use super::event::{ConsumerFenceReason, EventKind, Reason};
 use super::group::{Group, Member};
@@ -238,9 +238,7 @@ impl Coordinator {
             return;
         };
         let before = cg.state();
-        for id in ids {
-            fence(cg, &mut self.io, &self.topics, group_id, partition, id, reason);
-        }
+        fence_all(cg, &mut self.io, &self.topics, group_id, partition, &ids, reason);
         state_event(cg, &mut self.io, group_id, before);
     }
 
