@@ -386,3 +386,57 @@ fn preloaded_classic_groups_are_checked_field_by_field() {
         r#""preloaded_groups": [{"protocol": "classic", "offsets": [{"topic": "t", "partition": 1, "offset": 7}]}]"#,
     );
 }
+
+#[test]
+fn the_documented_preload_example_loads_with_kafkas_load_rules() {
+    // The example of docs/scenario-format.md, "preloaded_groups", in a scenario of its own.
+    let text = r#"{"version": 1, "end_ms": 60000, "topics": [{"name": "t", "partitions": 4}],
+        "preloaded_groups": [
+          {
+            "protocol": "consumer",
+            "group_epoch": 5,
+            "members": [
+              { "member_id": "m1", "subscribed_topic_names": ["t"], "assigned": { "t": [0, 1] } },
+              { "member_id": "m2", "subscribed_topic_names": ["t"], "member_epoch": 4,
+                "state": "UNREVOKED_PARTITIONS", "assigned": { "t": [2] }, "pending_revocation": { "t": [3] } }
+            ],
+            "target_assignment": { "m1": { "t": [0, 1, 3] }, "m2": { "t": [2] } },
+            "offsets": [{ "topic": "t", "partition": 0, "offset": 42 }]
+          }
+        ]}"#;
+    let scenario = Scenario::from_json(text).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&scenario).expect("a simulation");
+    sim.run_to_end();
+    let timers: Vec<(rebalance_engine::TimerKey, u64)> = coordinator_events(&sim)
+        .filter_map(|(e, k)| match k {
+            EventKind::TimerSet { key, .. } => Some((key.clone(), e.at.as_millis())),
+            _ => None,
+        })
+        .collect();
+    // §8.7 on load: both members' sessions, and m2's revocation deadline (it is revoking).
+    for (key, what) in [
+        (
+            rebalance_engine::TimerKey::ConsumerSession {
+                group_id: "test_group_1".into(),
+                member_id: "m1".into(),
+            },
+            "m1's session",
+        ),
+        (
+            rebalance_engine::TimerKey::ConsumerRebalance {
+                group_id: "test_group_1".into(),
+                member_id: "m2".into(),
+            },
+            "m2's revocation deadline",
+        ),
+    ] {
+        assert!(timers.contains(&(key, 0)), "{what} at load: {timers:?}");
+    }
+    // Nobody heartbeats: both sessions expire at 45 s, each fence bumping the epoch.
+    assert!(has(&sim, "t=45.000s [broker 0] group test_group_1: member m1 fenced from the group because the member session expired"));
+    assert!(has(&sim, "bumped group epoch to 7"));
+    assert_eq!(
+        sim.committed_offsets()[&rebalance_engine::protocol::TopicPartition::new("t", 0)],
+        42
+    );
+}
