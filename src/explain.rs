@@ -457,7 +457,8 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                 ),
                 // Consumer-group records (KIP-848): the engine's English line until the UI
                 // explains the new protocol.
-                other => format!("__consumer_offsets-{p} @{offset}: {other}"),
+                other => crate::explain_consumer::record(s, &p, &offset, other)
+                    .unwrap_or_else(|| format!("__consumer_offsets-{p} @{offset}: {other}")),
             }
         }
         EventKind::AppendFailed {
@@ -497,7 +498,9 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
         | EventKind::ConsumerMemberFenced { .. }
         | EventKind::ConsumerGroupStateChanged { .. }
         | EventKind::ConsumerGroupLoaded { .. }
-        | EventKind::GroupTypeConverted { .. }) => format!("broker {node}: {other}"),
+        | EventKind::GroupTypeConverted { .. }) => {
+            crate::explain_consumer::event(s, other).unwrap_or_else(|| format!("broker {node}: {other}"))
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ConsumerExplain, ExplainMore, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -607,5 +607,37 @@ pub(super) const STRINGS: Strings = Strings {
         legend: "Solid line, filled head: request. Dashed line, open head: response. Thick line, ✕ and the \
                  error code: error response. Paler: recorded after the shown time.",
         file_title: "Consumer group {group}: protocol messages, {from} to {to}",
+    },
+    consumer_explain: ConsumerExplain {
+        joined: "Member {member} joins consumer group {group} with the consumer protocol (KIP-848).",
+        joined_static: "Static member {member} (instance {instance}) joins consumer group {group} with the consumer protocol.",
+        static_replaced: "Static member {new} takes over instance {instance} from {old}, with its assignment.",
+        epoch_bumped: "Group {group}'s epoch is now {epoch}: what the group wants changed, so a new target assignment is due.",
+        target: "The coordinator computed the target assignment of epoch {epoch} with {assignor}: {targets}.",
+        target_scripted: "The target assignment of epoch {epoch} is scripted entry {entry} of {of}: {targets}.",
+        target_script_ran_out: "The assignment script ran out after {after} entries: {assignor} computed epoch {epoch}: {targets}.",
+        reconciled: "Member {member} is {state} at epoch {epoch}, assigned {assigned}.",
+        reconciled_revoking: "Member {member} is {state} at epoch {epoch}, assigned {assigned}; it must first revoke {pending}.",
+        static_left: "Static member {member} (instance {instance}) left for now (epoch -2): it keeps its partitions.",
+        fenced: "Member {member} is removed from the consumer group: {reason}.",
+        reason_left: "it left (epoch -1)",
+        reason_session: "its session expired",
+        reason_rebalance: "it did not revoke its partitions of epoch {epoch} within {ms} ms",
+        reason_classic_join: "as a classic member told to rejoin, it did not within its rebalance timeout",
+        reason_classic_sync: "as a classic member, it did not send SyncGroup within its rebalance timeout",
+        state_changed: "Consumer group {group}: {from} → {to}.",
+        loaded: "Loaded consumer group {group}: {members} member(s), group epoch {epoch}, assignment epoch {assignment_epoch}.",
+        empty_to_consumer: "The empty classic group {group} becomes a consumer group.",
+        empty_to_classic: "The empty consumer group {group} becomes a classic group.",
+        upgraded: "Online upgrade: classic group {group} is now a consumer group; its {members} member(s) keep the classic protocol.",
+        downgraded: "Online downgrade: consumer group {group} is a classic group again, with {members} member(s).",
+        nothing: "nothing",
+        record: "__consumer_offsets-{p} @{offset}: {what}",
+        record_epoch: "group {group} at epoch {epoch}",
+        record_member: "{member} subscribes to {topics}",
+        record_target_epoch: "target assignment of group {group} at epoch {epoch}",
+        record_target: "{member}'s target: {partitions}",
+        record_current: "{member} is {state} at epoch {epoch} with {partitions}",
+        record_tombstone: "tombstone: {what}",
     },
 };
