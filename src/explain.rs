@@ -210,6 +210,8 @@ fn timer_name(s: &Strings, kind: &TimerKind) -> &'static str {
         TimerKind::OffsetExpirationCheck => m.timer_offset_expiration,
         TimerKind::ConsumerSession => m.timer_consumer_session,
         TimerKind::ConsumerRebalanceTimeout { .. } => m.timer_consumer_rebalance,
+        TimerKind::ConsumerClassicJoinTimeout => m.timer_classic_join,
+        TimerKind::ConsumerClassicSyncTimeout => m.timer_classic_sync,
     }
 }
 
@@ -299,6 +301,7 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                         ("to", ton),
                     ],
                 ),
+                Reason::Downgraded => t(m.downgraded, ""),
                 Reason::JoinPhaseCompleted => t(e.join_completed, ""),
                 Reason::AssignmentPersisted => t(e.assignment_persisted, ""),
                 Reason::AssignmentAppendFailed { error } => {
@@ -454,7 +457,8 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
                 ),
                 // Consumer-group records (KIP-848): the engine's English line until the UI
                 // explains the new protocol.
-                other => format!("__consumer_offsets-{p} @{offset}: {other}"),
+                other => crate::explain_consumer::record(s, &p, &offset, other)
+                    .unwrap_or_else(|| format!("__consumer_offsets-{p} @{offset}: {other}")),
             }
         }
         EventKind::AppendFailed {
@@ -494,7 +498,9 @@ fn coordinator(s: &Strings, node: i32, event: &EventKind, cx: &Context) -> Strin
         | EventKind::ConsumerMemberFenced { .. }
         | EventKind::ConsumerGroupStateChanged { .. }
         | EventKind::ConsumerGroupLoaded { .. }
-        | EventKind::GroupTypeConverted { .. }) => format!("broker {node}: {other}"),
+        | EventKind::GroupTypeConverted { .. }) => {
+            crate::explain_consumer::event(s, other).unwrap_or_else(|| format!("broker {node}: {other}"))
+        }
     }
 }
 

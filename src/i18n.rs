@@ -804,6 +804,8 @@ pub struct ExplainMore {
     pub group_removed: &'static str,
     /// A loaded group is over group.max.size: {size}, {max}, {from}, {to}.
     pub over_capacity: &'static str,
+    /// A mixed group's last consumer-protocol member left: it is a classic group again ({from}, {to}).
+    pub downgraded: &'static str,
     /// An Empty group's last offsets expired: {from}, {to}.
     pub group_expired: &'static str,
     /// The group was forced Dead: {from}, {to}.
@@ -842,6 +844,10 @@ pub struct ExplainMore {
     pub timer_consumer_session: &'static str,
     /// Timer name: a consumer-protocol member's revocation deadline.
     pub timer_consumer_rebalance: &'static str,
+    /// A classic member of a mixed group must rejoin by then.
+    pub timer_classic_join: &'static str,
+    /// A classic member of a mixed group must sync by then.
+    pub timer_classic_sync: &'static str,
     /// A group record was appended: {p}, {offset}, {group}, {gen}, {n}.
     pub record_group: &'static str,
     /// A group tombstone was appended: {p}, {offset}, {group}.
@@ -1017,6 +1023,73 @@ pub struct Strings {
     pub lessons: LessonStrings,
     /// The sequence diagram.
     pub sequence: SequenceStrings,
+    /// Explanations of the consumer protocol's (KIP-848) coordinator events and records.
+    pub consumer_explain: ConsumerExplain,
+}
+
+/// The consumer protocol's coordinator events and records (`explain_consumer.rs`). Kafka's names
+/// (member states, group states, error codes) stay as they are in every language.
+pub struct ConsumerExplain {
+    /// A member joins: {member}, {group}.
+    pub joined: &'static str,
+    /// A static member joins: {member}, {instance}, {group}.
+    pub joined_static: &'static str,
+    /// A static member's new id replaces the old one: {new}, {old}, {instance}.
+    pub static_replaced: &'static str,
+    /// The group epoch was bumped: {group}, {epoch}.
+    pub epoch_bumped: &'static str,
+    /// A target was computed: {epoch}, {assignor}, {targets}.
+    pub target: &'static str,
+    /// The same with a scripted result: {epoch}, {entry}, {of}, {targets}.
+    pub target_scripted: &'static str,
+    /// The same, the first time after the script ran out: {epoch}, {assignor}, {after}, {targets}.
+    pub target_script_ran_out: &'static str,
+    /// One member's reconciliation: {member}, {state}, {epoch}, {assigned}.
+    pub reconciled: &'static str,
+    /// The same when it must revoke first: and {pending}.
+    pub reconciled_revoking: &'static str,
+    /// A static member left with -2: {member}, {instance}.
+    pub static_left: &'static str,
+    /// A member was removed: {member}, {reason}.
+    pub fenced: &'static str,
+    /// Reason: it left (-1).
+    pub reason_left: &'static str,
+    /// Reason: its session expired.
+    pub reason_session: &'static str,
+    /// Reason: it did not revoke in time: {epoch}, {ms}.
+    pub reason_rebalance: &'static str,
+    /// Reason: a classic member did not rejoin in time.
+    pub reason_classic_join: &'static str,
+    /// Reason: a classic member did not sync in time.
+    pub reason_classic_sync: &'static str,
+    /// The derived group state changed: {group}, {from}, {to}.
+    pub state_changed: &'static str,
+    /// Loaded from the log: {group}, {members}, {epoch}, {assignment_epoch}.
+    pub loaded: &'static str,
+    /// An empty classic group became a consumer group: {group}.
+    pub empty_to_consumer: &'static str,
+    /// An empty consumer group became a classic group: {group}.
+    pub empty_to_classic: &'static str,
+    /// Online upgrade: {group}, {members}.
+    pub upgraded: &'static str,
+    /// Online downgrade: {group}, {members}.
+    pub downgraded: &'static str,
+    /// Shown for an empty partition list.
+    pub nothing: &'static str,
+    /// A consumer-group record was appended: {p}, {offset}, {what}.
+    pub record: &'static str,
+    /// Record kinds: the group's epoch ({group}, {epoch}).
+    pub record_epoch: &'static str,
+    /// A member's subscription ({member}, {topics}).
+    pub record_member: &'static str,
+    /// The target's epoch ({group}, {epoch}).
+    pub record_target_epoch: &'static str,
+    /// A member's target ({member}, {partitions}).
+    pub record_target: &'static str,
+    /// A member's current assignment ({member}, {state}, {epoch}, {partitions}).
+    pub record_current: &'static str,
+    /// A tombstone ({what}).
+    pub record_tombstone: &'static str,
 }
 
 /// The sequence diagram (`components/sequence_diagram.rs`).

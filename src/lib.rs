@@ -14,6 +14,7 @@ pub mod app;
 pub mod components;
 mod download;
 pub mod explain;
+mod explain_consumer;
 pub mod glossary;
 pub mod hooks;
 pub mod i18n;

@@ -5,7 +5,7 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ConsumerExplain, ExplainMore, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -464,6 +464,7 @@ pub(super) const STRINGS: Strings = Strings {
         offsets_expired: "The committed offsets of {parts} expired (offsets.retention.minutes): a consumer that starts there reads from auto.offset.reset.",
         group_removed: "The coordinator forgets the Dead group {group}.",
         over_capacity: "The group was loaded with {size} members, more than group.max.size ({max}): it moves from {from} to {to} to shed the extra members.",
+        downgraded: "The last member using the consumer protocol left this mixed group: it is a classic group again and moves from {from} to {to}, so its classic members rejoin.",
         group_expired: "The Empty group's last committed offsets expired: the group moves from {from} to {to} and is deleted.",
         forced_dead: "The group is forced from {from} to {to}.",
         group_deleted: "An admin deleted the Empty group (DeleteGroups): it moves from {from} to {to}, and tombstones remove its offsets and metadata from __consumer_offsets.",
@@ -483,6 +484,8 @@ pub(super) const STRINGS: Strings = Strings {
         timer_offset_expiration: "offset expiration check",
         timer_consumer_session: "consumer session timeout",
         timer_consumer_rebalance: "revocation deadline",
+        timer_classic_join: "classic member's rejoin deadline",
+        timer_classic_sync: "classic member's sync deadline",
         record_group: "__consumer_offsets-{p} gets record {offset}: group {group} at generation {gen} with {n} member(s). Followers copy it before it counts.",
         record_group_tombstone: "__consumer_offsets-{p} gets record {offset}: a tombstone that deletes group {group}.",
         record_offset: "__consumer_offsets-{p} gets record {offset}: the committed offset {tp} = {committed}. The commit is answered once the HW passes it.",
@@ -604,5 +607,37 @@ pub(super) const STRINGS: Strings = Strings {
         legend: "Solid line, filled head: request. Dashed line, open head: response. Thick line, ✕ and the \
                  error code: error response. Paler: recorded after the shown time.",
         file_title: "Consumer group {group}: protocol messages, {from} to {to}",
+    },
+    consumer_explain: ConsumerExplain {
+        joined: "Member {member} joins consumer group {group} with the consumer protocol (KIP-848).",
+        joined_static: "Static member {member} (instance {instance}) joins consumer group {group} with the consumer protocol.",
+        static_replaced: "Static member {new} takes over instance {instance} from {old}, with its assignment.",
+        epoch_bumped: "Group {group}'s epoch is now {epoch}: what the group wants changed, so a new target assignment is due.",
+        target: "The coordinator computed the target assignment of epoch {epoch} with {assignor}: {targets}.",
+        target_scripted: "The target assignment of epoch {epoch} is scripted entry {entry} of {of}: {targets}.",
+        target_script_ran_out: "The assignment script ran out after {after} entries: {assignor} computed epoch {epoch}: {targets}.",
+        reconciled: "Member {member} is {state} at epoch {epoch}, assigned {assigned}.",
+        reconciled_revoking: "Member {member} is {state} at epoch {epoch}, assigned {assigned}; it must first revoke {pending}.",
+        static_left: "Static member {member} (instance {instance}) left for now (epoch -2): it keeps its partitions.",
+        fenced: "Member {member} is removed from the consumer group: {reason}.",
+        reason_left: "it left (epoch -1)",
+        reason_session: "its session expired",
+        reason_rebalance: "it did not revoke its partitions of epoch {epoch} within {ms} ms",
+        reason_classic_join: "as a classic member told to rejoin, it did not within its rebalance timeout",
+        reason_classic_sync: "as a classic member, it did not send SyncGroup within its rebalance timeout",
+        state_changed: "Consumer group {group}: {from} → {to}.",
+        loaded: "Loaded consumer group {group}: {members} member(s), group epoch {epoch}, assignment epoch {assignment_epoch}.",
+        empty_to_consumer: "The empty classic group {group} becomes a consumer group.",
+        empty_to_classic: "The empty consumer group {group} becomes a classic group.",
+        upgraded: "Online upgrade: classic group {group} is now a consumer group; its {members} member(s) keep the classic protocol.",
+        downgraded: "Online downgrade: consumer group {group} is a classic group again, with {members} member(s).",
+        nothing: "nothing",
+        record: "__consumer_offsets-{p} @{offset}: {what}",
+        record_epoch: "group {group} at epoch {epoch}",
+        record_member: "{member} subscribes to {topics}",
+        record_target_epoch: "target assignment of group {group} at epoch {epoch}",
+        record_target: "{member}'s target: {partitions}",
+        record_current: "{member} is {state} at epoch {epoch} with {partitions}",
+        record_tombstone: "tombstone: {what}",
     },
 };

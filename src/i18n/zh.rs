@@ -7,7 +7,7 @@ use super::{
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ConsumerExplain, ExplainMore, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
@@ -427,6 +427,7 @@ pub(super) const STRINGS: Strings = Strings {
         offsets_expired: "{parts} 的已提交位移过期了（offsets.retention.minutes）：之后从这里开始的消费者按 auto.offset.reset 决定起点。",
         group_removed: "协调者删除了已经 Dead 的消费者组 {group}。",
         over_capacity: "加载出的消费者组有 {size} 个成员，超过了 group.max.size（{max}）：它从 {from} 变为 {to}，以去掉多出的成员。",
+        downgraded: "这个混合组里最后一个使用 consumer 协议的成员离开了：它重新成为经典组，从 {from} 变为 {to}，经典成员需要重新加入。",
         group_expired: "这个 Empty 消费者组最后的已提交位移也过期了：消费者组从 {from} 变为 {to} 并被删除。",
         forced_dead: "消费者组被强制从 {from} 变为 {to}。",
         group_deleted: "管理员删除了这个 Empty 消费者组（DeleteGroups）：它从 {from} 变为 {to}，墓碑记录从 __consumer_offsets 中删除它的位移和元数据。",
@@ -446,6 +447,8 @@ pub(super) const STRINGS: Strings = Strings {
         timer_offset_expiration: "位移过期检查",
         timer_consumer_session: "消费者会话超时",
         timer_consumer_rebalance: "撤销分区的截止时间",
+        timer_classic_join: "经典成员重新加入的截止时间",
+        timer_classic_sync: "经典成员同步的截止时间",
         record_group: "__consumer_offsets-{p} 追加第 {offset} 条记录：消费者组 {group}，第 {gen} 代，{n} 个成员。跟随者复制之后它才算数。",
         record_group_tombstone: "__consumer_offsets-{p} 追加第 {offset} 条记录：删除消费者组 {group} 的墓碑记录。",
         record_offset: "__consumer_offsets-{p} 追加第 {offset} 条记录：已提交位移 {tp} = {committed}。HW 越过它之后，提交才得到响应。",
@@ -545,6 +548,38 @@ pub(super) const STRINGS: Strings = Strings {
     },
     sentence_gap: "",
     announce: "消费者组 {state}，第 {gen} 代，领导者 {leader}。",
+    consumer_explain: ConsumerExplain {
+        joined: "成员 {member} 以 consumer 协议（KIP-848）加入消费者组 {group}。",
+        joined_static: "静态成员 {member}（实例 {instance}）以 consumer 协议加入消费者组 {group}。",
+        static_replaced: "静态成员 {new} 接替了 {old} 的实例 {instance}，连同它的分配。",
+        epoch_bumped: "组 {group} 的 epoch 变为 {epoch}：组的期望状态变了，需要新的目标分配。",
+        target: "协调者用 {assignor} 算出了 epoch {epoch} 的目标分配：{targets}。",
+        target_scripted: "epoch {epoch} 的目标分配来自脚本的第 {entry} 条（共 {of} 条）：{targets}。",
+        target_script_ran_out: "分配脚本的 {after} 条已经用完：由 {assignor} 计算 epoch {epoch}：{targets}。",
+        reconciled: "成员 {member} 处于 {state}，epoch {epoch}，分配到 {assigned}。",
+        reconciled_revoking: "成员 {member} 处于 {state}，epoch {epoch}，分配到 {assigned}；它必须先撤销 {pending}。",
+        static_left: "静态成员 {member}（实例 {instance}）暂时离开（epoch -2）：它保留自己的分区。",
+        fenced: "成员 {member} 被移出消费者组：{reason}。",
+        reason_left: "它主动离开（epoch -1）",
+        reason_session: "它的会话超时了",
+        reason_rebalance: "它没有在 {ms} 毫秒内撤销 epoch {epoch} 的分区",
+        reason_classic_join: "作为被要求重新加入的经典成员，它没有在重平衡超时内重新加入",
+        reason_classic_sync: "作为经典成员，它没有在重平衡超时内发送 SyncGroup",
+        state_changed: "消费者组 {group}：{from} → {to}。",
+        loaded: "加载了消费者组 {group}：{members} 个成员，组 epoch {epoch}，分配 epoch {assignment_epoch}。",
+        empty_to_consumer: "空的经典组 {group} 变为消费者组。",
+        empty_to_classic: "空的消费者组 {group} 变为经典组。",
+        upgraded: "在线升级：经典组 {group} 现在是消费者组；它的 {members} 个成员继续使用经典协议。",
+        downgraded: "在线降级：消费者组 {group} 重新成为经典组，有 {members} 个成员。",
+        nothing: "无",
+        record: "__consumer_offsets-{p} @{offset}：{what}",
+        record_epoch: "组 {group} 的 epoch 为 {epoch}",
+        record_member: "{member} 订阅 {topics}",
+        record_target_epoch: "组 {group} 的目标分配 epoch 为 {epoch}",
+        record_target: "{member} 的目标：{partitions}",
+        record_current: "{member} 处于 {state}，epoch {epoch}，拥有 {partitions}",
+        record_tombstone: "墓碑：{what}",
+    },
     sequence: SequenceStrings {
         heading: "时序图",
         intro: "时间自上而下：每个 broker 和每个消费者各有一条生命线，每条消息是一个箭头。这里显示截至当前时刻的\

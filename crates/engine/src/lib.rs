@@ -118,8 +118,8 @@ pub use coordinator::event::{Event, EventKind, LeaderReason, Reason, RemovalReas
 pub use coordinator::records::{Record, RecordBody};
 pub use coordinator::timers::{Timer, TimerKey, TimerKind};
 pub use coordinator::{
-    partition_for, CommittedOffset, Coordinator, CoordinatorConfig, GroupSnapshot, MemberSnapshot,
-    PartitionStatus,
+    partition_for, CommittedOffset, Coordinator, CoordinatorConfig, GroupSnapshot, KafkaRelease,
+    MemberSnapshot, MigrationPolicy, PartitionStatus, ScriptedAssignment,
 };
 pub use network::{Endpoint, Message, NetworkConfig, Payload};
 pub use protocol::{ConnectionId, ErrorCode, GroupState, NodeId, Outgoing, Request, Response};

@@ -11,12 +11,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::*;
 use proptest::prelude::*;
 use rebalance_engine::protocol::*;
-use rebalance_engine::{CoordinatorConfig, EventKind, Request, Response, SimTime, TimerKey};
+use rebalance_engine::{CoordinatorConfig, EventKind, KafkaRelease, Request, Response, SimTime, TimerKey};
 
 const T: &str = "t";
 
+/// These tests state Kafka 4.1's rules (the reference's baseline); the later lines' deltas are in
+/// `consumer_versions.rs`.
+fn v41() -> CoordinatorConfig {
+    CoordinatorConfig {
+        kafka_version: KafkaRelease::V4_1,
+        ..config()
+    }
+}
+
 fn harness(partitions: i32) -> Harness {
-    let mut h = Harness::new();
+    let mut h = Harness::with_config(v41());
     h.coord
         .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
     h
@@ -319,7 +328,7 @@ fn golden_failover_during_reconciliation() {
     let log = h.coord.unload(h.now, p);
     let cfg = CoordinatorConfig {
         node_id: NodeId(2),
-        ..CoordinatorConfig::default()
+        ..v41()
     };
     let mut c2 = rebalance_engine::Coordinator::new(cfg);
     c2.set_topic_metadata(BTreeMap::from([(T.to_string(), 4)]));
@@ -565,18 +574,30 @@ fn static_member_errors() {
 fn group_max_size() {
     let mut h = Harness::with_config(CoordinatorConfig {
         group_consumer_max_size: 1,
-        ..config()
+        ..v41()
     });
     h.coord.set_topic_metadata(BTreeMap::from([(T.to_string(), 2)]));
     M::join(&mut h, "a", 1);
     assert_eq!(error(&mut h, join_hb("b")).0, ErrorCode::GroupMaxSizeReached);
 }
 
+/// `group.consumer.migration.policy=disabled`: no mixed group (the other policies are in
+/// `consumer_migration.rs`).
+fn disabled(partitions: i32) -> Harness {
+    let mut h = Harness::with_config(CoordinatorConfig {
+        group_consumer_migration_policy: rebalance_engine::MigrationPolicy::Disabled,
+        ..v41()
+    });
+    h.coord
+        .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
+    h
+}
+
 #[test]
 fn coordinator_errors_and_classic_apis_on_a_consumer_group() {
-    let mut h = harness(2);
+    let mut h = disabled(2);
     let a = M::join(&mut h, "a", 1);
-    // A classic JoinGroup on a non-empty consumer group.
+    // A classic JoinGroup on a non-empty consumer group (policy disabled).
     let t = h.join(5, join_req(""));
     assert_eq!(h.join_resp(t).error_code, ErrorCode::InconsistentGroupProtocol);
     // The classic DescribeGroups sees a Dead group (old tools show KIP-848 groups as Dead).
@@ -607,7 +628,7 @@ fn coordinator_errors_and_classic_apis_on_a_consumer_group() {
     assert_eq!(h.commit_req(1, commit(a.epoch, 9)), ErrorCode::None);
     assert_eq!(h.fetch(1), 5);
     // A heartbeat to a group whose id is a classic group.
-    let mut h2 = harness(2);
+    let mut h2 = disabled(2);
     h2.stable_group(1);
     assert_eq!(
         error(&mut h2, beat_hb("x", 1, &[])),
@@ -762,7 +783,7 @@ fn a_scenario_scripts_consumer_group_heartbeats() {
     let text = r#"{
       "version": 1, "seed": 1, "end_ms": 20000, "group_id": "g",
       "topics": [{"name": "t", "partitions": 3, "records_per_sec": 1}],
-      "coordinator": {"group_consumer_session_timeout_ms": 45000, "group_consumer_heartbeat_interval_ms": 5000},
+      "coordinator": {"kafka_version": "4.1", "group_consumer_session_timeout_ms": 45000, "group_consumer_heartbeat_interval_ms": 5000},
       "actions": [
         {"type": "request", "at_ms": 1000, "script": "m1", "request": {"ConsumerGroupHeartbeat": {
           "api_version": 1, "group_id": "g", "member_id": "m1", "member_epoch": 0, "instance_id": null,

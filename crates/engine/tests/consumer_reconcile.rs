@@ -3,6 +3,7 @@
 //! test that shows the same rule is named in the comment.
 
 use rebalance_engine::coordinator::consumer::*;
+use rebalance_engine::coordinator::KafkaRelease;
 use rebalance_engine::protocol::ErrorCode;
 
 /// Partitions from `(topic, [partitions])` pairs.
@@ -44,6 +45,8 @@ fn step(
         target,
         partition_epoch: &|_, _| all_epochs,
         owned,
+        version: KafkaRelease::V4_1,
+        subscribed_topics: None,
     }
     .build()
     .expect("a known state")
@@ -164,6 +167,8 @@ fn a_member_that_already_dropped_what_it_must_revoke_skips_the_revocation_step()
         target: &target,
         partition_epoch: &|topic, _| if topic == "bar" { 10 } else { FREE },
         owned: Some(&owned),
+        version: KafkaRelease::V4_1,
+        subscribed_topics: None,
     }
     .build()
     .unwrap();
@@ -275,6 +280,8 @@ fn a_members_own_pending_revocation_is_not_unreleased_for_it() {
             _ => FREE,
         },
         owned: Some(&owned),
+        version: KafkaRelease::V4_1,
+        subscribed_topics: None,
     }
     .build()
     .unwrap();
@@ -365,6 +372,8 @@ fn a_member_in_an_unknown_state_is_fenced_until_it_reports_owning_nothing() {
             target: &target,
             partition_epoch: &|_, _| 10,
             owned,
+            version: KafkaRelease::V4_1,
+            subscribed_topics: None,
         }
         .build()
         .unwrap_err();
@@ -397,6 +406,8 @@ fn heartbeat(
         target,
         partition_epoch: &|t, p| view.epoch(t, p),
         owned,
+        version: KafkaRelease::V4_1,
+        subscribed_topics: None,
     }
     .build()
     .unwrap();
@@ -500,6 +511,8 @@ fn a_static_member_away_with_epoch_minus_two_still_owns_its_partitions() {
         target: &p(&[("t", &[0])]),
         partition_epoch: &|t, p| view.epoch(t, p),
         owned: None,
+        version: KafkaRelease::V4_1,
+        subscribed_topics: None,
     }
     .build()
     .unwrap();

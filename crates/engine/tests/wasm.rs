@@ -75,15 +75,20 @@ const SCENARIOS: &[(&str, &str)] = &[
     scenario!("a-then-b-joins"),
     scenario!("admin-console"),
     scenario!("all-isr-replicas-down"),
+    scenario!("consumer-assignment-batching"),
     scenario!("cooperative-two-rebalances"),
     scenario!("coordinator-broker-crash"),
     scenario!("crash-detected-after-session-timeout"),
     scenario!("gc-pause-and-network-faults"),
     scenario!("graceful-close-immediate-rebalance"),
+    scenario!("mixed-group-online-migration"),
     scenario!("pattern-subscription-and-topic-changes"),
+    scenario!("preloaded-classic-group-over-max-size"),
+    scenario!("preloaded-consumer-group"),
     scenario!("raw-protocol-requests"),
     scenario!("rebalance-with-commit-in-revoke"),
     scenario!("rebalance-without-commit-in-revoke"),
+    scenario!("scripted-server-assignor"),
     scenario!("slow-follower-leaves-the-isr"),
     scenario!("static-member-bounce"),
     scenario!("unreplicated-commits-lost-in-failover"),
@@ -91,11 +96,16 @@ const SCENARIOS: &[(&str, &str)] = &[
 
 const STORY_GOLDENS: &[(&str, &str)] = &[
     story_golden!("a-then-b-joins"),
+    story_golden!("consumer-assignment-batching"),
     story_golden!("cooperative-two-rebalances"),
     story_golden!("crash-detected-after-session-timeout"),
     story_golden!("graceful-close-immediate-rebalance"),
+    story_golden!("mixed-group-online-migration"),
+    story_golden!("preloaded-classic-group-over-max-size"),
+    story_golden!("preloaded-consumer-group"),
     story_golden!("rebalance-with-commit-in-revoke"),
     story_golden!("rebalance-without-commit-in-revoke"),
+    story_golden!("scripted-server-assignor"),
 ];
 
 const LESSONS: &[(&str, &str, &str, &str)] = &[

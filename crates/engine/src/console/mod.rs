@@ -73,6 +73,14 @@ impl KafkaVersion {
     }
 }
 
+/// The console's format for a coordinator's Kafka line (every 4.x line prints the 4.x format), so
+/// that a scenario's `coordinator.kafka_version` can choose the console's format too.
+impl From<crate::coordinator::KafkaRelease> for KafkaVersion {
+    fn from(_: crate::coordinator::KafkaRelease) -> Self {
+        Self::Kafka4
+    }
+}
+
 impl fmt::Display for KafkaVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

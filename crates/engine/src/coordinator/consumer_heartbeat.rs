@@ -18,7 +18,7 @@ use crate::topic::Pattern;
 
 use super::consumer::group::{flatten, ConsumerGroup, ConsumerMember};
 use super::consumer::{CurrentAssignmentBuilder, MemberState, Partitions};
-use super::event::{ConsumerFenceReason, EventKind};
+use super::event::{ConsumerFenceReason, EventKind, ScriptUse};
 use super::group::{Group, Parked};
 use super::records::{ConsumerGroupMetadataValue, RecordBody};
 use super::timers::{TimerKey, TimerKind};
@@ -195,19 +195,29 @@ impl Coordinator {
                 ))
             }
             Some(g) if g.is(GroupState::Empty) && g.members.is_empty() && g.pending_join.is_empty() => {}
-            Some(_) => {
-                // Migration (reference §10) is out of scope: the online upgrade is refused.
-                return err((
-                    ErrorCode::GroupIdNotFound,
-                    format!("Cannot upgrade classic group {gid} to consumer group because the online upgrade is disabled."),
-                ));
+            Some(g) => {
+                // The online upgrade (reference §10): refused, or the group converted first.
+                if let Some(msg) = self.upgrade_refusal(g) {
+                    return err((ErrorCode::GroupIdNotFound, msg));
+                }
+                let max = self.io.config.group_consumer_max_size;
+                if g.members.len() >= max && !g.members.contains_key(&req.member_id) {
+                    return err((
+                        ErrorCode::GroupMaxSizeReached,
+                        format!("The consumer group has reached its maximum capacity of {max} members."),
+                    ));
+                }
+                if let Err(r) = validate(req) {
+                    return err(r);
+                }
+                self.convert_to_consumer_group(gid);
             }
         }
         let default_group;
         let cg: &ConsumerGroup = match self.groups.get(gid).and_then(|g| g.consumer.as_deref()) {
             Some(cg) => cg,
             None => {
-                default_group = ConsumerGroup::new();
+                default_group = ConsumerGroup::created(self.io.config.kafka_version);
                 &default_group
             }
         };
@@ -217,7 +227,16 @@ impl Coordinator {
         let owned = owned_partitions(req);
         // 2. The maximum size.
         let max = self.io.config.group_consumer_max_size;
-        if cg.members.len() >= max && (req.member_id.is_empty() || !cg.members.contains_key(&req.member_id)) {
+        // 4.3+ (§12 V11): an instance id already in the group is not a new member.
+        let known_instance = self.io.config.kafka_version.static_member_skips_max_size()
+            && req
+                .instance_id
+                .as_ref()
+                .is_some_and(|i| cg.static_members.contains_key(i));
+        if cg.members.len() >= max
+            && !known_instance
+            && (req.member_id.is_empty() || !cg.members.contains_key(&req.member_id))
+        {
             return err((
                 ErrorCode::GroupMaxSizeReached,
                 format!("The consumer group has reached its maximum capacity of {max} members."),
@@ -331,12 +350,13 @@ impl Coordinator {
                 self.io.emit(EventKind::GroupTypeConverted {
                     group_id: gid.clone(),
                     to_consumer: true,
+                    members: 0,
                 });
                 let offsets = std::mem::take(&mut g.offsets);
                 *g = Group::new(gid.clone(), partition, now);
                 g.offsets = offsets;
             }
-            g.consumer = Some(Box::new(ConsumerGroup::new()));
+            g.consumer = Some(Box::new(ConsumerGroup::created(self.io.config.kafka_version)));
         }
         let cg = g.consumer.as_deref_mut().expect("a consumer group");
         heartbeat(cg, &mut self.io, &self.topics, gid, partition, req, owned, who)
@@ -391,6 +411,9 @@ impl Coordinator {
             let old = m.current.clone();
             m.current.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
             m.current.partitions_pending_revocation = Partitions::new();
+            if !m.assignment_epochs.is_empty() {
+                m.update_assignment_epochs(&old, old.member_epoch);
+            }
             cg.partition_epochs
                 .update_member(Some(&old), &m.current)
                 .expect("a static leave frees partitions only");
@@ -408,18 +431,10 @@ impl Coordinator {
                 instance_id: m.instance_id.clone().unwrap_or_default(),
             });
             cg.put(m);
+            state_event(cg, &mut self.io, gid, before);
         } else {
-            fence(
-                cg,
-                &mut self.io,
-                &self.topics,
-                gid,
-                partition,
-                &member_id,
-                ConsumerFenceReason::Left,
-            );
+            self.fence_or_downgrade(gid, std::slice::from_ref(&member_id), ConsumerFenceReason::Left);
         }
-        state_event(cg, &mut self.io, gid, before);
         ConsumerGroupHeartbeatResponse {
             error_code: ErrorCode::None,
             error_message: None,
@@ -432,7 +447,6 @@ impl Coordinator {
 
     /// A consumer member's session timer fired.
     pub(crate) fn expire_consumer_session(&mut self, group_id: &str, member_id: &str) {
-        let partition = self.partition_for(group_id);
         let Some(cg) = self
             .groups
             .get_mut(group_id)
@@ -441,25 +455,17 @@ impl Coordinator {
             return;
         };
         if cg.members.contains_key(member_id) {
-            let before = cg.state();
-            let reason = ConsumerFenceReason::SessionExpired;
-            fence(
-                cg,
-                &mut self.io,
-                &self.topics,
+            self.fence_or_downgrade(
                 group_id,
-                partition,
-                member_id,
-                reason,
+                &[member_id.to_owned()],
+                ConsumerFenceReason::SessionExpired,
             );
-            state_event(cg, &mut self.io, group_id, before);
         }
     }
 
     /// A consumer member's rebalance (revocation) timer fired: it is fenced if still at the epoch it
     /// had when the timer was set.
     pub(crate) fn expire_consumer_rebalance(&mut self, group_id: &str, member_id: &str, member_epoch: i32) {
-        let partition = self.partition_for(group_id);
         let Some(cg) = self
             .groups
             .get_mut(group_id)
@@ -477,17 +483,7 @@ impl Coordinator {
             member_epoch,
             timeout_ms: m.rebalance_timeout_ms,
         };
-        let before = cg.state();
-        fence(
-            cg,
-            &mut self.io,
-            &self.topics,
-            group_id,
-            partition,
-            member_id,
-            reason,
-        );
-        state_event(cg, &mut self.io, group_id, before);
+        self.fence_or_downgrade(group_id, &[member_id.to_owned()], reason);
     }
 }
 
@@ -505,9 +501,45 @@ pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
     }
 }
 
+pub(crate) fn classic_join_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerClassicJoin {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    }
+}
+
+pub(crate) fn classic_sync_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerClassicSync {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    }
+}
+
+/// Cancels every timer of a consumer-group member: session, revocation deadline, and a classic
+/// member's join and sync timeouts.
+pub(crate) fn cancel_member_timers(io: &mut Io, group_id: &str, member_id: &str) {
+    io.cancel(session_key(group_id, member_id));
+    io.cancel(rebalance_key(group_id, member_id));
+    io.cancel(classic_join_key(group_id, member_id));
+    io.cancel(classic_sync_key(group_id, member_id));
+}
+
 pub(crate) fn schedule_session(io: &mut Io, group_id: &str, member_id: &str) {
     let ms = io.config.group_consumer_session_timeout_ms;
     io.schedule(session_key(group_id, member_id), ms, TimerKind::ConsumerSession);
+}
+
+/// The session timer of a member: a classic-protocol member's own session timeout (reference §10),
+/// else `group.consumer.session.timeout.ms`.
+pub(crate) fn schedule_member_session(io: &mut Io, group_id: &str, m: &ConsumerMember) {
+    match &m.classic {
+        Some(c) => io.schedule(
+            session_key(group_id, &m.id),
+            c.session_timeout_ms.max(0) as u64,
+            TimerKind::ConsumerSession,
+        ),
+        None => schedule_session(io, group_id, &m.id),
+    }
 }
 
 pub(crate) fn schedule_rebalance(io: &mut Io, group_id: &str, m: &ConsumerMember) {
@@ -520,7 +552,12 @@ pub(crate) fn schedule_rebalance(io: &mut Io, group_id: &str, m: &ConsumerMember
     );
 }
 
-fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::consumer::ConsumerGroupState) {
+pub(crate) fn state_event(
+    cg: &ConsumerGroup,
+    io: &mut Io,
+    group_id: &str,
+    before: super::consumer::ConsumerGroupState,
+) {
     let after = cg.state();
     if after != before {
         io.emit(EventKind::ConsumerGroupStateChanged {
@@ -531,7 +568,7 @@ fn state_event(cg: &ConsumerGroup, io: &mut Io, group_id: &str, before: super::c
     }
 }
 
-fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
+pub(crate) fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
     let (g, m) = (group_id.to_owned(), member_id.to_owned());
     let _ = io.append(
         partition,
@@ -559,7 +596,7 @@ fn tombstones(io: &mut Io, group_id: &str, partition: i32, member_id: &str) {
     );
 }
 
-fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, partition: i32) {
+pub(crate) fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, partition: i32) {
     let _ = io.append(
         partition,
         RecordBody::ConsumerGroupMetadata {
@@ -577,32 +614,39 @@ fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, partition: i32)
     });
 }
 
-/// Kafka: `consumerGroupFenceMembers` for one member: tombstones, then one group-epoch bump; the
-/// target is not recomputed (the group is Assigning until the next heartbeat).
-pub(crate) fn fence(
+/// Kafka: `consumerGroupFenceMembers` — every member's tombstones, then **one** group-epoch bump
+/// for them all (a batch LeaveGroup), then their timers cancelled.
+pub(crate) fn fence_all(
     cg: &mut ConsumerGroup,
     io: &mut Io,
     topics: &BTreeMap<String, i32>,
     group_id: &str,
     partition: i32,
-    member_id: &str,
+    member_ids: &[&str],
     reason: ConsumerFenceReason,
 ) {
-    if cg.take(member_id).is_none() {
+    let mut fenced = Vec::new();
+    for id in member_ids {
+        if cg.take(id).is_some() {
+            tombstones(io, group_id, partition, id);
+            fenced.push(*id);
+        }
+    }
+    if fenced.is_empty() {
         return;
     }
-    tombstones(io, group_id, partition, member_id);
     cg.group_epoch += 1;
     cg.metadata_hash = cg.compute_metadata_hash(topics);
     append_epoch(cg, io, group_id, partition);
     // The target epoch did not move, so reconciled members stay reconciled.
-    io.cancel(session_key(group_id, member_id));
-    io.cancel(rebalance_key(group_id, member_id));
-    io.emit(EventKind::ConsumerMemberFenced {
-        group_id: group_id.to_owned(),
-        member_id: member_id.to_owned(),
-        reason,
-    });
+    for id in fenced {
+        cancel_member_timers(io, group_id, id);
+        io.emit(EventKind::ConsumerMemberFenced {
+            group_id: group_id.to_owned(),
+            member_id: id.to_owned(),
+            reason,
+        });
+    }
 }
 
 /// GMM `consumerGroupHeartbeat` steps 3–11 for a heartbeat that passed every check.
@@ -643,8 +687,7 @@ fn heartbeat(
             // Kafka: `replaceMember` — the old member's state under the new id, at epoch 0.
             let mut m = cg.take(&old).expect("checked");
             tombstones(io, group_id, partition, &old);
-            io.cancel(session_key(group_id, &old));
-            io.cancel(rebalance_key(group_id, &old));
+            cancel_member_timers(io, group_id, &old);
             io.emit(EventKind::ConsumerStaticMemberReplaced {
                 group_id: group_id.to_owned(),
                 instance_id: m.instance_id.clone().unwrap_or_default(),
@@ -715,6 +758,7 @@ fn heartbeat(
     }
     member.client_id = req.client_id.clone();
     member.client_host = req.client_host.clone();
+    member.classic = None;
     let metadata = member.metadata_value();
     let changed = old_metadata.as_ref() != Some(&metadata);
     if changed {
@@ -727,10 +771,20 @@ fn heartbeat(
             },
         );
     }
-    // 6. Whether to bump: a brand-new group (4.0–4.1), or a changed subscription.
-    let subscription_changed = is_new || member.subscribed_topics(topics) != old_topics;
-    let mut bump = cg.group_epoch == 0 || (changed && subscription_changed);
+    // 6. Whether to bump: a brand-new group (4.0–4.1, §12 V3), a changed subscription, or (4.4+,
+    // §12 V12) a change of the group's preferred assignor.
+    let version = io.config.kafka_version;
+    let subscription_changed = if version.bumps_new_group() {
+        is_new || member.subscribed_topics(topics) != old_topics
+    } else {
+        member.subscribed_topics(topics) != old_topics
+    };
+    let mut bump = (version.bumps_new_group() && cg.group_epoch == 0) || (changed && subscription_changed);
+    let assignor_before = cg.preferred_assignor();
     cg.put(member.clone());
+    if version.assignor_change_bumps() && cg.preferred_assignor() != assignor_before {
+        bump = true;
+    }
     // 7. The metadata hash.
     if bump || cg.metadata_expired {
         let hash = cg.compute_metadata_hash(topics);
@@ -742,54 +796,14 @@ fn heartbeat(
         cg.group_epoch += 1;
         append_epoch(cg, io, group_id, partition);
     }
-    // 8. The target.
-    if cg.group_epoch > cg.assignment_epoch {
+    // 8. The target: at once up to 4.2; from 4.3 (§12 V9, §7.4) only if none was computed yet, the
+    // interval is 0 or it has passed since the last computation (no timer: a later heartbeat
+    // computes it).
+    if cg.group_epoch > cg.assignment_epoch && may_compute_target(cg, io) {
         compute_target(cg, io, topics, group_id, partition);
     }
     // 9. Reconcile the sender only.
-    let m = &cg.members[&member.id];
-    let epochs = &cg.partition_epochs;
-    let next = CurrentAssignmentBuilder {
-        member: &m.current,
-        target_epoch: cg.assignment_epoch,
-        target: &m.target,
-        partition_epoch: &|t, p| epochs.epoch(t, p),
-        owned: owned.as_ref(),
-    }
-    .build()
-    .expect("the UNKNOWN state was checked before any write");
-    let mut assignment_changed = false;
-    if next != m.current {
-        let mut m = m.clone();
-        assignment_changed = next.assigned_partitions != m.current.assigned_partitions;
-        cg.partition_epochs
-            .update_member(Some(&m.current), &next)
-            .unwrap_or_else(|c| panic!("coordinator bug, the single-owner invariant would break: {c}"));
-        m.current = next;
-        append(
-            io,
-            RecordBody::ConsumerGroupCurrentMemberAssignment {
-                group_id: group_id.to_owned(),
-                member_id: m.id.clone(),
-                value: Some(m.current_value()),
-            },
-        );
-        io.emit(EventKind::ConsumerMemberReconciled {
-            group_id: group_id.to_owned(),
-            member_id: m.id.clone(),
-            state: m.current.state,
-            member_epoch: m.current.member_epoch,
-            assigned: flatten(&m.current.assigned_partitions),
-            pending_revocation: flatten(&m.current.partitions_pending_revocation),
-        });
-        // §3.3: the revocation deadline follows the member's state.
-        if m.current.state == MemberState::UnrevokedPartitions {
-            schedule_rebalance(io, group_id, &m);
-        } else {
-            io.cancel(rebalance_key(group_id, &m.id));
-        }
-        cg.put(m);
-    }
+    let assignment_changed = reconcile(cg, io, topics, group_id, partition, &member.id, owned.as_ref());
     // 10. The session.
     let m = &cg.members[&member.id];
     schedule_session(io, group_id, &m.id);
@@ -809,9 +823,74 @@ fn heartbeat(
     }
 }
 
+/// Kafka: `maybeReconcile` for one member (`CurrentAssignmentBuilder`, checked by the partition
+/// epochs): writes its current-assignment record if it moved and keeps its revocation deadline in
+/// step (§3.3; consumer-protocol members only). Returns whether its assigned partitions changed.
+pub(crate) fn reconcile(
+    cg: &mut ConsumerGroup,
+    io: &mut Io,
+    topics: &BTreeMap<String, i32>,
+    group_id: &str,
+    partition: i32,
+    member_id: &str,
+    owned: Option<&Partitions>,
+) -> bool {
+    let m = &cg.members[member_id];
+    let epochs = &cg.partition_epochs;
+    let subscribed = m.subscribed_topics(topics);
+    let next = CurrentAssignmentBuilder {
+        member: &m.current,
+        target_epoch: cg.assignment_epoch,
+        target: &m.target,
+        partition_epoch: &|t, p| epochs.epoch(t, p),
+        owned,
+        version: io.config.kafka_version,
+        subscribed_topics: Some(&subscribed),
+    }
+    .build()
+    .expect("the UNKNOWN state was checked before any write");
+    if next == m.current {
+        return false;
+    }
+    let mut m = m.clone();
+    let assignment_changed = next.assigned_partitions != m.current.assigned_partitions;
+    cg.partition_epochs
+        .update_member(Some(&m.current), &next)
+        .unwrap_or_else(|c| panic!("coordinator bug, the single-owner invariant would break: {c}"));
+    let old = std::mem::replace(&mut m.current, next);
+    if io.config.kafka_version.per_partition_assignment_epochs() {
+        m.update_assignment_epochs(&old, cg.assignment_epoch);
+    }
+    let _ = io.append(
+        partition,
+        RecordBody::ConsumerGroupCurrentMemberAssignment {
+            group_id: group_id.to_owned(),
+            member_id: m.id.clone(),
+            value: Some(m.current_value()),
+        },
+    );
+    io.emit(EventKind::ConsumerMemberReconciled {
+        group_id: group_id.to_owned(),
+        member_id: m.id.clone(),
+        state: m.current.state,
+        member_epoch: m.current.member_epoch,
+        assigned: flatten(&m.current.assigned_partitions),
+        pending_revocation: flatten(&m.current.partitions_pending_revocation),
+    });
+    // §3.3: the revocation deadline follows the member's state (classic members have join and
+    // sync timeouts instead).
+    if m.current.state == MemberState::UnrevokedPartitions && m.classic.is_none() {
+        schedule_rebalance(io, group_id, &m);
+    } else {
+        io.cancel(rebalance_key(group_id, &m.id));
+    }
+    cg.put(m);
+    assignment_changed
+}
+
 /// Kafka: `updateTargetAssignment` with `TargetAssignmentBuilder` (reference §7): every member's
 /// previous target is the stickiness baseline; a record for each changed target, then the epoch.
-fn compute_target(
+pub(crate) fn compute_target(
     cg: &mut ConsumerGroup,
     io: &mut Io,
     topics: &BTreeMap<String, i32>,
@@ -819,17 +898,58 @@ fn compute_target(
     partition: i32,
 ) {
     let assignor = cg.preferred_assignor();
-    let specs: Vec<MemberSpec> = cg
-        .members
-        .values()
-        .map(|m| MemberSpec {
-            member_id: m.id.clone(),
-            instance_id: m.instance_id.clone(),
-            subscribed_topics: m.subscribed_topics(topics),
-            target: m.target.clone(),
-        })
-        .collect();
-    let targets = server::assign(assignor, topics, &specs);
+    let script = &io.config.scripted_assignments;
+    let scripted = if io.scripted_used < script.len() {
+        // The next scripted result (Kafka's tests' MockPartitionAssignor): every member gets what
+        // the entry names, or nothing.
+        let entry = &script[io.scripted_used];
+        io.scripted_used += 1;
+        let targets: BTreeMap<String, Partitions> = cg
+            .members
+            .keys()
+            .map(|id| {
+                (
+                    id.clone(),
+                    entry
+                        .get(id)
+                        .cloned()
+                        .map(super::consumer::normalized)
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        Some((
+            targets,
+            ScriptUse::Used {
+                entry: io.scripted_used,
+                of: script.len(),
+            },
+        ))
+    } else {
+        None
+    };
+    let (targets, script_use) = match scripted {
+        Some((t, u)) => (t, Some(u)),
+        None => {
+            let specs: Vec<MemberSpec> = cg
+                .members
+                .values()
+                .map(|m| MemberSpec {
+                    member_id: m.id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    subscribed_topics: m.subscribed_topics(topics),
+                    target: m.target.clone(),
+                })
+                .collect();
+            // The first computation after the script ran out says so.
+            let ran_out = !script.is_empty() && io.scripted_used == script.len();
+            if ran_out {
+                io.scripted_used += 1;
+            }
+            let t = server::assign(assignor, topics, &specs);
+            (t, ran_out.then_some(ScriptUse::RanOut { after: script.len() }))
+        }
+    };
     for (id, target) in &targets {
         let Some(m) = cg.members.get_mut(id) else { continue };
         if m.target != *target {
@@ -845,18 +965,38 @@ fn compute_target(
         }
     }
     cg.assignment_epoch = cg.group_epoch;
+    let now_ms = io.now.as_millis();
+    cg.assignment_timestamp_ms = Some(now_ms);
     cg.recount();
     let _ = io.append(
         partition,
         RecordBody::ConsumerGroupTargetAssignmentMetadata {
             group_id: group_id.to_owned(),
             assignment_epoch: Some(cg.assignment_epoch),
+            assignment_timestamp_ms: io.config.kafka_version.batches_assignments().then_some(now_ms),
         },
     );
     io.emit(EventKind::ConsumerTargetAssignmentComputed {
         group_id: group_id.to_owned(),
         assignment_epoch: cg.assignment_epoch,
-        assignor: assignor.name().to_owned(),
+        assignor: match script_use {
+            Some(ScriptUse::Used { .. }) => "scripted".to_owned(),
+            _ => assignor.name().to_owned(),
+        },
         targets: targets.iter().map(|(id, t)| (id.clone(), flatten(t))).collect(),
+        script: script_use,
     });
+}
+
+/// §7.4: whether a new target may be computed now (always up to 4.2).
+pub(crate) fn may_compute_target(cg: &ConsumerGroup, io: &Io) -> bool {
+    if !io.config.kafka_version.batches_assignments() {
+        return true;
+    }
+    let interval = io.config.group_consumer_assignment_interval_ms;
+    match cg.assignment_timestamp_ms {
+        None => true,
+        Some(_) if interval == 0 => true,
+        Some(t) => io.now.as_millis() >= t.saturating_add(interval),
+    }
 }

@@ -205,7 +205,7 @@ impl Coordinator {
         use crate::protocol::{
             ConsumerGroupDescribeAssignment, ConsumerGroupDescribeResponse,
             ConsumerGroupDescribeTopicPartitions, ConsumerGroupDescribedGroup, ConsumerGroupDescribedMember,
-            TopicId, AUTHORIZED_OPERATIONS_OMITTED, MEMBER_TYPE_CONSUMER,
+            TopicId, AUTHORIZED_OPERATIONS_OMITTED, MEMBER_TYPE_CLASSIC, MEMBER_TYPE_CONSUMER,
         };
         let asg = |p: &super::consumer::Partitions| ConsumerGroupDescribeAssignment {
             topic_partitions: p
@@ -255,7 +255,11 @@ impl Coordinator {
                             subscribed_topic_regex: m.subscribed_topic_regex.clone(),
                             assignment: asg(&m.current.assigned_partitions),
                             target_assignment: asg(&m.target),
-                            member_type: MEMBER_TYPE_CONSUMER,
+                            member_type: if m.classic.is_some() {
+                                MEMBER_TYPE_CLASSIC
+                            } else {
+                                MEMBER_TYPE_CONSUMER
+                            },
                         })
                         .collect(),
                     authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,

@@ -326,6 +326,10 @@ pub enum EventKind {
         assignor: String,
         /// Every member's target, by member id.
         targets: Vec<(String, Vec<TopicPartition>)>,
+        /// Whether a scripted assignment was used, or the script just ran out
+        /// ([`crate::CoordinatorConfig::scripted_assignments`]); `None` without a script.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        script: Option<ScriptUse>,
     },
     /// A member's current assignment changed on its heartbeat (`CurrentAssignmentBuilder`).
     ConsumerMemberReconciled {
@@ -387,7 +391,32 @@ pub enum EventKind {
         group_id: String,
         /// Whether it is now a consumer group.
         to_consumer: bool,
+        /// How many members it kept: 0 for an empty group, else an online upgrade or downgrade
+        /// (a mixed group, reference §10).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        members: usize,
     },
+}
+
+/// How a target computation used the coordinator's assignment script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScriptUse {
+    /// Scripted entry `entry` (1-based) of `of` was the result.
+    Used {
+        /// Which entry, from 1.
+        entry: usize,
+        /// How many the script has.
+        of: usize,
+    },
+    /// The script's `after` entries were all used: the preferred assignor ran (said once).
+    RanOut {
+        /// How many the script had.
+        after: usize,
+    },
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why a consumer-group member was removed.
@@ -404,6 +433,10 @@ pub enum ConsumerFenceReason {
         /// Its rebalance timeout.
         timeout_ms: i32,
     },
+    /// A classic member of a mixed group told to rejoin did not within its rebalance timeout.
+    ClassicJoinTimeout,
+    /// A classic member of a mixed group did not sync within its rebalance timeout.
+    ClassicSyncTimeout,
 }
 
 impl fmt::Display for ConsumerFenceReason {
@@ -418,6 +451,10 @@ impl fmt::Display for ConsumerFenceReason {
                 f,
                 "it failed to transition from epoch {member_epoch} within {timeout_ms}ms"
             ),
+            Self::ClassicJoinTimeout => {
+                f.write_str("the classic member failed to join within the rebalance timeout")
+            }
+            Self::ClassicSyncTimeout => f.write_str("the member failed to sync within timeout"),
         }
     }
 }
@@ -468,6 +505,9 @@ pub enum Reason {
         /// `group.max.size`.
         max: usize,
     },
+    /// The last consumer-protocol member left a mixed group, which became a classic group
+    /// (`"Downgrade group %s from consumer to classic for member leaving."`).
+    Downgraded,
     /// The join phase completed.
     JoinPhaseCompleted,
     /// The leader's assignment was persisted.
@@ -948,6 +988,7 @@ impl fmt::Display for Reason {
             Self::OverCapacityOnLoad { size, max } => {
                 write!(f, "loaded group has {size} members, over group.max.size {max}")
             }
+            Self::Downgraded => f.write_str("downgraded from consumer to classic for member leaving"),
             Self::JoinPhaseCompleted => f.write_str("join phase completed"),
             Self::AssignmentPersisted => f.write_str("leader's assignment persisted"),
             Self::AssignmentAppendFailed { error } => write!(f, "persisting the assignment failed: {error}"),
@@ -1129,8 +1170,19 @@ impl fmt::Display for EventKind {
             Self::ConsumerGroupEpochBumped { group_id, epoch } => {
                 write!(f, "group {group_id}: bumped group epoch to {epoch}")
             }
-            Self::ConsumerTargetAssignmentComputed { group_id, assignment_epoch, assignor, targets } => {
-                write!(f, "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}): ")?;
+            Self::ConsumerTargetAssignmentComputed { group_id, assignment_epoch, assignor, targets, script } => {
+                match script {
+                    Some(ScriptUse::Used { entry, of }) => write!(
+                        f,
+                        "group {group_id}: target assignment for epoch {assignment_epoch} (scripted assignment {entry} of {of}): "
+                    )?,
+                    Some(ScriptUse::RanOut { after }) => write!(
+                        f,
+                        "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}; the assignment \
+                         script ran out after {after}): "
+                    )?,
+                    None => write!(f, "group {group_id}: target assignment for epoch {assignment_epoch} ({assignor}): ")?,
+                }
                 for (i, (m, ps)) in targets.iter().enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;
@@ -1166,7 +1218,21 @@ impl fmt::Display for EventKind {
                 "group {group_id}: loaded consumer group with {members} member(s), group epoch {group_epoch}, \
                  assignment epoch {assignment_epoch}"
             ),
-            Self::GroupTypeConverted { group_id, to_consumer } => {
+            Self::GroupTypeConverted { group_id, to_consumer, members } if *members > 0 => {
+                if *to_consumer {
+                    write!(
+                        f,
+                        "group {group_id}: converted the classic group to a consumer group; its {members} member(s) \
+                         keep the classic protocol"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "group {group_id}: converted the consumer group to a classic group with {members} member(s)"
+                    )
+                }
+            }
+            Self::GroupTypeConverted { group_id, to_consumer, .. } => {
                 if *to_consumer {
                     write!(f, "group {group_id}: the empty classic group is now a consumer group")
                 } else {

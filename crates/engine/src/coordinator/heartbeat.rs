@@ -41,6 +41,7 @@ impl Coordinator {
         };
         let code = match error {
             Some(e) => e,
+            None if self.is_consumer_group(&req.group_id) => self.classic_heartbeat_to_consumer_group(req),
             None => match self.groups.get_mut(&req.group_id) {
                 None => ErrorCode::UnknownMemberId,
                 Some(g) => heartbeat(g, &mut self.io, req),

@@ -39,13 +39,14 @@ impl Coordinator {
             return;
         }
 
-        // A consumer group (KIP-848): mixed groups and migration are out of scope, so the coordinator
-        // answers as Kafka does with `group.consumer.migration.policy=disabled`.
+        // A consumer group (KIP-848): an empty one becomes classic; a non-empty one takes the member
+        // as a classic member of a mixed group (`consumer_classic.rs`).
         if let Some(g) = self.groups.get_mut(&req.group_id) {
             if let Some(cg) = &g.consumer {
                 if !cg.members.is_empty() {
-                    let resp = JoinGroupResponse::error(ErrorCode::InconsistentGroupProtocol, req.member_id);
-                    self.io.respond(reply, Response::JoinGroup(resp));
+                    // A mixed group (reference §10): the classic member joins the consumer group,
+                    // unless the migration policy is `disabled`.
+                    self.classic_join_to_consumer_group(reply, &req);
                     return;
                 }
                 // "Converted the empty consumer group to a classic group."
@@ -55,6 +56,7 @@ impl Coordinator {
                     RecordBody::ConsumerGroupTargetAssignmentMetadata {
                         group_id: req.group_id.clone(),
                         assignment_epoch: None,
+                        assignment_timestamp_ms: None,
                     },
                     RecordBody::ConsumerGroupMetadata {
                         group_id: req.group_id.clone(),
@@ -66,6 +68,7 @@ impl Coordinator {
                 self.io.emit(EventKind::GroupTypeConverted {
                     group_id: req.group_id.clone(),
                     to_consumer: false,
+                    members: 0,
                 });
             }
         }

@@ -25,6 +25,7 @@ impl Coordinator {
                 error_code: e,
                 members: Vec::new(),
             },
+            None if self.is_consumer_group(&req.group_id) => self.classic_leave_to_consumer_group(req),
             None => match self.groups.get_mut(&req.group_id) {
                 // Every listed member is unknown (Java gets there through its exception handler).
                 None => LeaveGroupResponse {

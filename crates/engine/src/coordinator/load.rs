@@ -208,8 +208,10 @@ impl Coordinator {
                 });
                 // §8.7: fresh session timers, and revocation deadlines for members still revoking.
                 for m in cg.members.values() {
-                    super::consumer_heartbeat::schedule_session(&mut self.io, &id, &m.id);
-                    if m.current.state == super::consumer::MemberState::UnrevokedPartitions {
+                    super::consumer_heartbeat::schedule_member_session(&mut self.io, &id, m);
+                    if m.current.state == super::consumer::MemberState::UnrevokedPartitions
+                        && m.classic.is_none()
+                    {
                         super::consumer_heartbeat::schedule_rebalance(&mut self.io, &id, m);
                     }
                 }
@@ -387,6 +389,7 @@ mod consumer_load {
         /// The latest metadata record's offset and value.
         metadata: Option<(u64, Option<ConsumerGroupMetadataValue>)>,
         assignment_epoch: Option<i32>,
+        assignment_timestamp_ms: Option<u64>,
         members: BTreeMap<String, Member>,
     }
 
@@ -403,8 +406,13 @@ mod consumer_load {
                 RecordBody::ConsumerGroupMetadata { value, .. } => {
                     g.metadata = Some((r.offset, value.clone()))
                 }
-                RecordBody::ConsumerGroupTargetAssignmentMetadata { assignment_epoch, .. } => {
+                RecordBody::ConsumerGroupTargetAssignmentMetadata {
+                    assignment_epoch,
+                    assignment_timestamp_ms,
+                    ..
+                } => {
                     g.assignment_epoch = *assignment_epoch;
+                    g.assignment_timestamp_ms = *assignment_timestamp_ms;
                 }
                 RecordBody::ConsumerGroupMemberMetadata { member_id, value, .. } => {
                     g.members.entry(member_id.clone()).or_default().metadata = value.clone();
@@ -449,6 +457,7 @@ mod consumer_load {
                 cg.next_member_seq = v.next_member_seq;
             }
             cg.assignment_epoch = g.assignment_epoch.unwrap_or(0);
+            cg.assignment_timestamp_ms = g.assignment_timestamp_ms;
             cg.metadata_expired = true;
             for (id, r) in g.members {
                 let Some(metadata) = r.metadata else { continue };

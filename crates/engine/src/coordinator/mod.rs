@@ -42,7 +42,9 @@ pub mod records;
 pub mod timers;
 
 mod append;
+mod consumer_classic;
 mod consumer_heartbeat;
+mod consumer_migration;
 mod delete;
 mod describe;
 mod find;
@@ -57,6 +59,7 @@ mod load;
 mod offsets;
 mod state;
 mod sync;
+pub mod version;
 
 use append::Waiter;
 pub use describe::{GroupSnapshot, MemberSnapshot};
@@ -65,6 +68,11 @@ pub use group::CommittedOffset;
 use group::{Group, Parked};
 use records::{Record, RecordBody};
 use timers::{Timer, TimerKey, TimerKind, TimerTable};
+pub use version::{KafkaRelease, MigrationPolicy, UnknownKafkaRelease};
+
+/// One scripted server-side assignment: member id → its target partitions (topic → partitions).
+/// See [`CoordinatorConfig::scripted_assignments`].
+pub type ScriptedAssignment = BTreeMap<String, consumer::Partitions>;
 
 /// Kafka: `GroupCoordinatorService.partitionFor` —
 /// `Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions`.
@@ -109,6 +117,28 @@ pub struct CoordinatorConfig {
     pub group_consumer_heartbeat_interval_ms: i32,
     /// `group.consumer.max.size` (`Integer.MAX_VALUE`).
     pub group_consumer_max_size: usize,
+    /// The Kafka line whose consumer-group behaviour to imitate (reference §12; the newest, 4.4,
+    /// by default).
+    #[serde(default)]
+    pub kafka_version: KafkaRelease,
+    /// `group.consumer.assignment.interval.ms` (1000): the least time between two target
+    /// computations of a consumer group, 4.3+ only (reference §7.4).
+    #[serde(default = "default_assignment_interval_ms")]
+    pub group_consumer_assignment_interval_ms: u64,
+    /// `group.consumer.migration.policy` (`bidirectional`, reference §10).
+    #[serde(default)]
+    pub group_consumer_migration_policy: MigrationPolicy,
+    /// A scripted server assignor (Kafka's tests' `MockPartitionAssignor`): each entry is the
+    /// result of the next target computation of a consumer group, in order, instead of the
+    /// preferred assignor's; once they are used up, the preferred assignor runs again. Members the
+    /// entry does not name get an empty target; names that are not members are ignored. Each
+    /// coordinator (broker) works through its own copy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scripted_assignments: Vec<ScriptedAssignment>,
+}
+
+fn default_assignment_interval_ms() -> u64 {
+    1_000
 }
 
 impl Default for CoordinatorConfig {
@@ -127,6 +157,10 @@ impl Default for CoordinatorConfig {
             group_consumer_session_timeout_ms: 45_000,
             group_consumer_heartbeat_interval_ms: 5_000,
             group_consumer_max_size: i32::MAX as usize,
+            kafka_version: KafkaRelease::default(),
+            group_consumer_assignment_interval_ms: default_assignment_interval_ms(),
+            group_consumer_migration_policy: MigrationPolicy::default(),
+            scripted_assignments: Vec::new(),
         }
     }
 }
@@ -175,6 +209,8 @@ pub(crate) struct Io {
     pub(crate) append_errors: BTreeMap<i32, ErrorCode>,
     /// What waits for an append, by `(partition, offset)`.
     pub(crate) waiting: BTreeMap<(i32, u64), Waiter>,
+    /// How many of [`CoordinatorConfig::scripted_assignments`] were used.
+    pub(crate) scripted_used: usize,
     /// Crate-private: no event log at all (a simulation whose log is off drops the coordinators'
     /// events unread, so building them, and the copies of responses and records they carry, is
     /// waste). Responses, records and state are the same either way.
@@ -306,6 +342,7 @@ impl Coordinator {
                 await_replication: false,
                 append_errors: BTreeMap::new(),
                 waiting: BTreeMap::new(),
+                scripted_used: 0,
                 quiet: false,
             },
             active: true,
@@ -446,6 +483,16 @@ impl Coordinator {
             TimerKey::ConsumerSession { group_id, member_id } => {
                 self.expire_consumer_session(&group_id, &member_id)
             }
+            TimerKey::ConsumerClassicJoin { group_id, member_id } => self.fence_or_downgrade(
+                &group_id,
+                &[member_id],
+                event::ConsumerFenceReason::ClassicJoinTimeout,
+            ),
+            TimerKey::ConsumerClassicSync { group_id, member_id } => self.fence_or_downgrade(
+                &group_id,
+                &[member_id],
+                event::ConsumerFenceReason::ClassicSyncTimeout,
+            ),
             TimerKey::ConsumerRebalance { group_id, member_id } => {
                 if let TimerKind::ConsumerRebalanceTimeout { member_epoch } = timer.kind {
                     self.expire_consumer_rebalance(&group_id, &member_id, member_epoch);

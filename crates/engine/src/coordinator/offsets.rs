@@ -56,7 +56,7 @@ impl Coordinator {
             }
         }
         let g = self.groups.get_mut(&req.group_id).expect("exists");
-        if let Some(e) = validate_offset_commit(g, req) {
+        if let Some(e) = validate_offset_commit(g, req, self.io.config.kafka_version) {
             self.io.respond(reply, Response::OffsetCommit(all(e)));
             return;
         }
@@ -193,6 +193,7 @@ impl Coordinator {
                         RecordBody::ConsumerGroupTargetAssignmentMetadata {
                             group_id: id.clone(),
                             assignment_epoch: None,
+                            assignment_timestamp_ms: None,
                         },
                         RecordBody::ConsumerGroupMetadata {
                             group_id: id.clone(),
@@ -219,7 +220,11 @@ impl Coordinator {
 }
 
 /// Kafka: `ClassicGroup.validateOffsetCommit` (non-transactional).
-fn validate_offset_commit(g: &Group, req: &OffsetCommitRequest) -> Option<ErrorCode> {
+fn validate_offset_commit(
+    g: &Group,
+    req: &OffsetCommitRequest,
+    version: super::KafkaRelease,
+) -> Option<ErrorCode> {
     if let Some(cg) = &g.consumer {
         // Kafka: `ConsumerGroup.validateOffsetCommit` (reference §9), non-transactional.
         if req.generation_id < 0 && cg.members.is_empty() {
@@ -228,11 +233,30 @@ fn validate_offset_commit(g: &Group, req: &OffsetCommitRequest) -> Option<ErrorC
         let Some(m) = cg.members.get(&req.member_id) else {
             return Some(ErrorCode::UnknownMemberId);
         };
-        if req.api_version < 9 {
+        if req.api_version < 9 && m.classic.is_none() {
             return Some(ErrorCode::UnsupportedVersion);
         }
-        if req.generation_id != m.current.member_epoch {
-            return Some(ErrorCode::StaleMemberEpoch);
+        // A classic member of a mixed group gets the classic error (reference §9).
+        let stale = if m.classic.is_some() {
+            ErrorCode::IllegalGeneration
+        } else {
+            ErrorCode::StaleMemberEpoch
+        };
+        if req.generation_id > m.current.member_epoch
+            || (req.generation_id < m.current.member_epoch && !version.per_partition_assignment_epochs())
+        {
+            return Some(stale);
+        }
+        if req.generation_id < m.current.member_epoch {
+            // 4.3+ (KIP-1251, `createAssignmentEpochValidator`): an older epoch is accepted for a
+            // partition the member has owned since that epoch; one partition failing fails all.
+            let ok = req.partitions.iter().all(|p| {
+                m.assignment_epoch(&p.topic, p.partition)
+                    .is_some_and(|e| req.generation_id >= e)
+            });
+            if !ok {
+                return Some(stale);
+            }
         }
         return None;
     }

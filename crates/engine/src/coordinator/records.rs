@@ -5,12 +5,13 @@
 //! deletes. The caller can read a partition's log ([`crate::Coordinator::log`]), replicate it, and feed
 //! it to another coordinator's [`crate::Coordinator::load`].
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::consumer::{MemberState, Partitions};
-use crate::protocol::{ConsumerAssignment, ConsumerSubscription, TopicPartition};
+use crate::protocol::{ConsumerAssignment, ConsumerSubscription, JoinGroupProtocol, TopicPartition};
 use crate::time::SimTime;
 
 /// One record in a `__consumer_offsets` partition.
@@ -68,6 +69,10 @@ pub enum RecordBody {
         group_id: String,
         /// The target assignment epoch, or `None` (tombstone).
         assignment_epoch: Option<i32>,
+        /// When the target was computed, in ms (Kafka 4.3+'s `AssignmentTimestamp`, which
+        /// assignment batching reads; absent before 4.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        assignment_timestamp_ms: Option<u64>,
     },
     /// One member's target assignment (`ConsumerGroupTargetAssignmentMemberKey`/`Value`).
     ConsumerGroupTargetAssignmentMember {
@@ -123,6 +128,19 @@ pub struct ConsumerMemberMetadataValue {
     pub server_assignor: Option<String>,
     /// The rebalance timeout.
     pub rebalance_timeout_ms: i32,
+    /// For a member that uses the classic protocol in a mixed group (Kafka's
+    /// `ClassicMemberMetadata`): its session timeout and JoinGroup protocols.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classic_member_metadata: Option<ClassicMemberMetadata>,
+}
+
+/// A classic-protocol member of a consumer group (mixed group, reference §10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassicMemberMetadata {
+    /// `session.timeout.ms` from its JoinGroup.
+    pub session_timeout_ms: i32,
+    /// Its JoinGroup protocols, in its order of preference.
+    pub supported_protocols: Vec<JoinGroupProtocol>,
 }
 
 /// The value of [`RecordBody::ConsumerGroupCurrentMemberAssignment`].
@@ -138,6 +156,10 @@ pub struct ConsumerCurrentAssignmentValue {
     pub assigned_partitions: Partitions,
     /// The partitions pending revocation.
     pub partitions_pending_revocation: Partitions,
+    /// Kafka 4.3+ (KIP-1251): the epoch at which the member received each partition it owns
+    /// (assigned or pending revocation), topic → partition → epoch; empty before 4.3.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assignment_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
 }
 
 impl RecordBody {
@@ -313,15 +335,30 @@ impl fmt::Display for RecordBody {
                     if let Some(a) = &v.server_assignor {
                         write!(f, ", assignor {a}")?;
                     }
-                    write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)
+                    write!(f, ", rebalance timeout {}ms", v.rebalance_timeout_ms)?;
+                    match &v.classic_member_metadata {
+                        Some(c) => write!(
+                            f,
+                            ", classic protocol (session timeout {}ms)",
+                            c.session_timeout_ms
+                        ),
+                        None => Ok(()),
+                    }
                 }
                 None => write!(f, "member metadata tombstone for {group_id}/{member_id}"),
             },
             Self::ConsumerGroupTargetAssignmentMetadata {
                 group_id,
                 assignment_epoch,
+                assignment_timestamp_ms,
             } => match assignment_epoch {
-                Some(e) => write!(f, "target assignment metadata for {group_id}: epoch {e}"),
+                Some(e) => {
+                    write!(f, "target assignment metadata for {group_id}: epoch {e}")?;
+                    match assignment_timestamp_ms {
+                        Some(t) => write!(f, ", computed at {t}ms"),
+                        None => Ok(()),
+                    }
+                }
                 None => write!(f, "target assignment metadata tombstone for {group_id}"),
             },
             Self::ConsumerGroupTargetAssignmentMember {

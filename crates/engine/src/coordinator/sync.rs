@@ -30,6 +30,10 @@ impl Coordinator {
                 .respond(reply, Response::SyncGroup(SyncGroupResponse::error(e)));
             return;
         }
+        if self.is_consumer_group(&req.group_id) {
+            self.classic_sync_to_consumer_group(reply, req);
+            return;
+        }
         let g = self.groups.get_mut(&req.group_id).expect("checked");
         sync(g, &mut self.io, reply, req);
     }

@@ -51,6 +51,20 @@ pub enum TimerKey {
         /// The member id.
         member_id: String,
     },
+    /// A classic member of a consumer group told to rejoin (mixed group): `join-<group>-<member>`.
+    ConsumerClassicJoin {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+    },
+    /// A classic member of a consumer group that joined and must sync: `sync-<group>-<member>`.
+    ConsumerClassicSync {
+        /// The group id.
+        group_id: String,
+        /// The member id.
+        member_id: String,
+    },
 }
 
 impl TimerKey {
@@ -61,9 +75,10 @@ impl TimerKey {
                 Some(group_id)
             }
             Self::OffsetExpiration { .. } => None,
-            Self::ConsumerSession { group_id, .. } | Self::ConsumerRebalance { group_id, .. } => {
-                Some(group_id)
-            }
+            Self::ConsumerSession { group_id, .. }
+            | Self::ConsumerRebalance { group_id, .. }
+            | Self::ConsumerClassicJoin { group_id, .. }
+            | Self::ConsumerClassicSync { group_id, .. } => Some(group_id),
         }
     }
 }
@@ -81,6 +96,8 @@ impl fmt::Display for TimerKey {
             Self::ConsumerRebalance { group_id, member_id } => {
                 write!(f, "rebalance-timeout-{group_id}-{member_id}")
             }
+            Self::ConsumerClassicJoin { group_id, member_id } => write!(f, "join-{group_id}-{member_id}"),
+            Self::ConsumerClassicSync { group_id, member_id } => write!(f, "sync-{group_id}-{member_id}"),
         }
     }
 }
@@ -118,6 +135,10 @@ pub enum TimerKind {
         /// The member epoch captured when the timer was set.
         member_epoch: i32,
     },
+    /// A classic member of a consumer group must rejoin within its rebalance timeout.
+    ConsumerClassicJoinTimeout,
+    /// A classic member of a consumer group must sync within its rebalance timeout.
+    ConsumerClassicSyncTimeout,
 }
 
 impl fmt::Display for TimerKind {
@@ -144,6 +165,8 @@ impl fmt::Display for TimerKind {
             Self::ConsumerRebalanceTimeout { member_epoch } => {
                 write!(f, "revocation deadline (member epoch {member_epoch})")
             }
+            Self::ConsumerClassicJoinTimeout => f.write_str("classic member join timeout"),
+            Self::ConsumerClassicSyncTimeout => f.write_str("classic member sync timeout"),
         }
     }
 }

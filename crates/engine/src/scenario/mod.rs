@@ -3,8 +3,13 @@
 //! [`Scenario::from_json`] parses and validates; every error names the field (as a path such as
 //! `consumers[1].heartbeat_interval_ms`) and its line and column. Nothing here panics on bad input.
 
+mod kip848;
 mod locate;
+pub mod preload;
 mod record;
+
+pub use kip848::{ScriptedAssignmentSpec, MAX_ASSIGNMENT_INTERVAL_MS};
+pub use preload::PreloadedGroup;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -119,6 +124,10 @@ pub struct Scenario {
     /// Timed actions.
     #[serde(default)]
     pub actions: Vec<ActionSpec>,
+    /// Groups already in `__consumer_offsets` at time 0 (see `docs/scenario-format.md`,
+    /// "Preloaded groups"): the group's coordinator loads them as after a failover.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preloaded_groups: Vec<PreloadedGroup>,
 }
 
 fn default_group_id() -> String {
@@ -194,6 +203,21 @@ pub struct CoordinatorSettings {
     /// `offsets.retention.check.interval.ms` (600000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offsets_retention_check_interval_ms: Option<u64>,
+    /// The Kafka line whose consumer-group rules apply: `"4.0"` ... `"4.4"` (default the newest,
+    /// 4.4; see `docs/consumer-protocol.md`, "Kafka versions").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka_version: Option<String>,
+    /// `group.consumer.assignment.interval.ms` (1000, at most 15000; read from 4.3 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_consumer_assignment_interval_ms: Option<u64>,
+    /// `group.consumer.migration.policy`: `disabled`, `upgrade`, `downgrade` or `bidirectional`
+    /// (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_consumer_migration_policy: Option<String>,
+    /// A scripted server assignor: each entry (member id → topic → partitions) is the result of
+    /// the next target computation of a consumer group; then the preferred assignor runs again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scripted_assignments: Option<Vec<ScriptedAssignmentSpec>>,
 }
 
 /// A topic at time 0.
@@ -642,7 +666,7 @@ impl Scenario {
     pub fn coordinator_config(&self) -> CoordinatorConfig {
         let d = CoordinatorConfig::default();
         let s = &self.coordinator;
-        CoordinatorConfig {
+        let mut c = CoordinatorConfig {
             group_initial_rebalance_delay_ms: s
                 .group_initial_rebalance_delay_ms
                 .unwrap_or(d.group_initial_rebalance_delay_ms),
@@ -671,7 +695,9 @@ impl Scenario {
                 .offsets_retention_check_interval_ms
                 .unwrap_or(d.offsets_retention_check_interval_ms),
             ..d
-        }
+        };
+        kip848::apply(s, &mut c);
+        c
     }
 
     /// The cluster configuration the scenario asks for.
@@ -834,6 +860,8 @@ impl Scenario {
             ps.push(problem(vec![key("end_ms")], "must be positive"));
         }
         self.limit_problems(&mut ps);
+        kip848::problems(&self.coordinator, &mut ps);
+        preload::problems(self, &mut ps);
         let cc = self.coordinator_config();
         if cc.offsets_topic_num_partitions < 1 {
             ps.push(problem(

@@ -61,6 +61,7 @@ pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::Consumer;
 use crate::cluster::{Cluster, ClusterConfig};
+use crate::coordinator::records::Record;
 use crate::coordinator::{partition_for, Coordinator, CoordinatorConfig};
 use crate::network::{Endpoint, Network, NetworkConfig};
 use crate::protocol::{ConnectionId, NodeId};
@@ -175,13 +176,31 @@ impl Simulation {
     /// Builds the world of a scenario (validating it first).
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        let mut sim = Self::with_cluster(
+        // Preloaded groups: the records their coordinator would have written, loaded at time 0.
+        let topics: BTreeMap<String, i32> = scenario
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.partitions))
+            .collect();
+        let records = scenario
+            .preloaded_groups
+            .iter()
+            .flat_map(|g| g.records(scenario, &topics))
+            .enumerate()
+            .map(|(i, body)| Record {
+                offset: i as u64,
+                appended_at: SimTime::ZERO,
+                body,
+            })
+            .collect();
+        let mut sim = Self::build(
             scenario.group_id.clone(),
             scenario.coordinator_config(),
             scenario.cluster_config(),
             scenario.network.clone(),
             scenario.seed,
             Some(SimTime(scenario.end_ms)),
+            records,
         );
         for t in &scenario.topics {
             sim.create_topic_now(t.name.clone(), t.partitions, t.records_per_sec, t.initial_records);
@@ -226,6 +245,19 @@ impl Simulation {
         seed: u64,
         end: Option<SimTime>,
     ) -> Self {
+        Self::build(group_id, coordinator, cluster, network, seed, end, Vec::new())
+    }
+
+    /// [`Simulation::with_cluster`], the group's partition loaded from `records` (preloaded groups).
+    fn build(
+        group_id: impl Into<String>,
+        coordinator: CoordinatorConfig,
+        cluster: ClusterConfig,
+        network: NetworkConfig,
+        seed: u64,
+        end: Option<SimTime>,
+        records: Vec<Record>,
+    ) -> Self {
         let group_id = group_id.into();
         let p = partition_for(&group_id, coordinator.offsets_topic_num_partitions);
         let cluster = Cluster::new(cluster, coordinator.offsets_topic_num_partitions, p);
@@ -268,7 +300,7 @@ impl Simulation {
             compaction: None,
         };
         let i = sim.broker_index(leader).expect("a broker");
-        sim.brokers[i].coordinator.load(SimTime::ZERO, p, Vec::new());
+        sim.brokers[i].coordinator.load(SimTime::ZERO, p, records);
         sim.pump_broker(i);
         sim
     }

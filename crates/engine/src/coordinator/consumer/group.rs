@@ -4,7 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::assignor::server::ServerAssignor;
-use crate::coordinator::records::{ConsumerCurrentAssignmentValue, ConsumerMemberMetadataValue};
+use crate::coordinator::records::{
+    ClassicMemberMetadata, ConsumerCurrentAssignmentValue, ConsumerMemberMetadataValue,
+};
+use crate::coordinator::version::KafkaRelease;
 use crate::protocol::TopicPartition;
 use crate::topic::Pattern;
 
@@ -26,6 +29,11 @@ pub(crate) struct ConsumerMember {
     pub(crate) current: CurrentAssignment,
     /// Its target assignment.
     pub(crate) target: Partitions,
+    /// Set for a member that uses the classic protocol (a mixed group, reference §10).
+    pub(crate) classic: Option<ClassicMemberMetadata>,
+    /// Kafka 4.3+ (KIP-1251): the epoch at which it received each partition it owns, topic →
+    /// partition → epoch (empty before 4.3; a partition missing here counts at the member epoch).
+    pub(crate) assignment_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
 }
 
 impl ConsumerMember {
@@ -43,6 +51,8 @@ impl ConsumerMember {
             server_assignor: None,
             current: CurrentAssignment::default(),
             target: Partitions::new(),
+            classic: None,
+            assignment_epochs: BTreeMap::new(),
         }
     }
 
@@ -56,6 +66,7 @@ impl ConsumerMember {
             subscribed_topic_regex: self.subscribed_topic_regex.clone(),
             server_assignor: self.server_assignor.clone(),
             rebalance_timeout_ms: self.rebalance_timeout_ms,
+            classic_member_metadata: self.classic.clone(),
         }
     }
 
@@ -68,6 +79,7 @@ impl ConsumerMember {
         self.subscribed_topic_regex = v.subscribed_topic_regex;
         self.server_assignor = v.server_assignor;
         self.rebalance_timeout_ms = v.rebalance_timeout_ms;
+        self.classic = v.classic_member_metadata;
     }
 
     pub(crate) fn current_value(&self) -> ConsumerCurrentAssignmentValue {
@@ -77,6 +89,7 @@ impl ConsumerMember {
             state: self.current.state.value(),
             assigned_partitions: self.current.assigned_partitions.clone(),
             partitions_pending_revocation: self.current.partitions_pending_revocation.clone(),
+            assignment_epochs: self.assignment_epochs.clone(),
         }
     }
 
@@ -88,6 +101,54 @@ impl ConsumerMember {
             assigned_partitions: v.assigned_partitions,
             partitions_pending_revocation: v.partitions_pending_revocation,
         };
+        self.assignment_epochs = v.assignment_epochs;
+    }
+
+    /// The epoch at which it received `topic`-`partition`, if it owns it (assigned or pending
+    /// revocation): its recorded assignment epoch, else its member epoch.
+    pub(crate) fn assignment_epoch(&self, topic: &str, partition: i32) -> Option<i32> {
+        let owns = |p: &Partitions| p.get(topic).is_some_and(|s| s.contains(&partition));
+        if !owns(&self.current.assigned_partitions) && !owns(&self.current.partitions_pending_revocation) {
+            return None;
+        }
+        Some(
+            self.assignment_epochs
+                .get(topic)
+                .and_then(|e| e.get(&partition))
+                .copied()
+                .unwrap_or(self.current.member_epoch),
+        )
+    }
+
+    /// Kafka 4.3's bookkeeping after the member moved from `old` to its current assignment: a
+    /// partition it keeps (or that moves to pending revocation) keeps its epoch, a partition newly
+    /// granted gets `target_epoch`, a partition it gave up is forgotten.
+    pub(crate) fn update_assignment_epochs(&mut self, old: &CurrentAssignment, target_epoch: i32) {
+        let had = |p: &Partitions, t: &str, n: i32| p.get(t).is_some_and(|s| s.contains(&n));
+        let old_epoch = |t: &str, n: i32| {
+            self.assignment_epochs
+                .get(t)
+                .and_then(|e| e.get(&n))
+                .copied()
+                .unwrap_or(old.member_epoch)
+        };
+        let mut next: BTreeMap<String, BTreeMap<i32, i32>> = BTreeMap::new();
+        for (t, ps) in &self.current.assigned_partitions {
+            for &n in ps {
+                let e = if had(&old.assigned_partitions, t, n) {
+                    old_epoch(t, n)
+                } else {
+                    target_epoch
+                };
+                next.entry(t.clone()).or_default().insert(n, e);
+            }
+        }
+        for (t, ps) in &self.current.partitions_pending_revocation {
+            for &n in ps {
+                next.entry(t.clone()).or_default().insert(n, old_epoch(t, n));
+            }
+        }
+        self.assignment_epochs = next;
     }
 
     /// The topics it subscribes to: its names, plus the topics of `metadata` its regex matches
@@ -110,6 +171,9 @@ impl ConsumerMember {
 pub(crate) struct ConsumerGroup {
     pub(crate) group_epoch: i32,
     pub(crate) assignment_epoch: i32,
+    /// When the current target was computed, in ms (`None`: never; Kafka 4.3+'s
+    /// `assignmentTimestamp`, whose 0 means the same).
+    pub(crate) assignment_timestamp_ms: Option<u64>,
     pub(crate) metadata_hash: u64,
     /// Set on load: the first heartbeat recomputes the metadata hash (Kafka resets the refresh
     /// deadline on load, §8.7).
@@ -128,6 +192,17 @@ impl ConsumerGroup {
         Self {
             next_member_seq: 1,
             ..Self::default()
+        }
+    }
+
+    /// A group a heartbeat creates: epoch 0 and target epoch 0 up to 4.2, both 1 from 4.3
+    /// (reference §12 V8).
+    pub(crate) fn created(version: KafkaRelease) -> Self {
+        let e = version.initial_group_epoch();
+        Self {
+            group_epoch: e,
+            assignment_epoch: e,
+            ..Self::new()
         }
     }
 
@@ -184,6 +259,29 @@ impl ConsumerGroup {
         }
         self.partition_epochs.remove_member(&m.current);
         Some(m)
+    }
+
+    /// Whether every member but `except` uses the classic protocol (Kafka:
+    /// `allMembersUseClassicProtocolExcept`).
+    pub(crate) fn all_classic_except(&self, except: &[&str]) -> bool {
+        self.members
+            .values()
+            .filter(|m| !except.contains(&m.id.as_str()))
+            .all(|m| m.classic.is_some())
+    }
+
+    /// Kafka: `waitingOnUnreleasedPartition` — some partition of the member's target that it
+    /// does not have yet is still owned by another member.
+    pub(crate) fn waiting_on_unreleased(&self, m: &ConsumerMember) -> bool {
+        m.target.iter().any(|(t, ps)| {
+            ps.iter().any(|p| {
+                !m.current
+                    .assigned_partitions
+                    .get(t)
+                    .is_some_and(|a| a.contains(p))
+                    && self.partition_epochs.epoch(t, *p) != -1
+            })
+        })
     }
 
     /// The assignor the target is computed with (Kafka: `computePreferredServerAssignor`): the

@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::coordinator::version::KafkaRelease;
 use crate::protocol::ErrorCode;
 use crate::sort::btree_set;
 
@@ -86,6 +87,7 @@ impl std::error::Error for UnknownMemberState {}
 ///
 /// ```
 /// use rebalance_engine::coordinator::consumer::{CurrentAssignment, CurrentAssignmentBuilder, MemberState, Partitions};
+/// use rebalance_engine::coordinator::KafkaRelease;
 ///
 /// let p = |ps: &[i32]| Partitions::from([("orders".to_string(), ps.iter().copied().collect())]);
 /// // A STABLE member at epoch 10 owning 0, 1 and 2; the target at epoch 11 moves 0 away.
@@ -101,6 +103,8 @@ impl std::error::Error for UnknownMemberState {}
 ///     target: &p(&[1, 2]),
 ///     partition_epoch: &|_, _| 10,
 ///     owned: None,
+///     version: KafkaRelease::V4_1,
+///     subscribed_topics: None,
 /// }
 /// .build()?;
 /// // Revoke before reassign: the member keeps epoch 10 until it acknowledges.
@@ -124,6 +128,12 @@ pub struct CurrentAssignmentBuilder<'a> {
     /// Converted from the wire keeping every listed topic, even with no partitions: Kafka's `UNKNOWN`
     /// rule asks for an empty *list*.
     pub owned: Option<&'a Partitions>,
+    /// The Kafka line whose rules apply (reference §12 V6, V7).
+    pub version: KafkaRelease,
+    /// The topics the member subscribes to (names and resolved regex), sorted, or `None` if not
+    /// known (an unresolved regex). Read from 4.2 on: partitions of other topics are revoked at
+    /// once and never granted (KAFKA-19431, §12 V6).
+    pub subscribed_topics: Option<&'a [String]>,
 }
 
 impl CurrentAssignmentBuilder<'_> {
@@ -135,6 +145,10 @@ impl CurrentAssignmentBuilder<'_> {
     /// * `UNREVOKED_PARTITIONS`: stay while the member still owns (or does not report) a partition
     ///   pending revocation; once it acknowledged, reconcile with epoch `member_epoch + 1` (4.1 and
     ///   earlier; 4.2 drops the `+ 1`, KAFKA-19974).
+    /// * 4.2+ (KAFKA-19431): where the member stays (`STABLE` at the target epoch, or
+    ///   `UNREVOKED_PARTITIONS` still owning), assigned partitions of topics it no longer
+    ///   subscribes to move to pending revocation (`UNREVOKED_PARTITIONS`, same epoch); and
+    ///   reconciling treats the target of such a topic as empty.
     /// * `UNRELEASED_PARTITIONS`: reconcile again, picking up partitions released since.
     /// * `UNKNOWN`: [`UnknownMemberState`] unless the heartbeat reports owning nothing; then
     ///   reconcile from scratch to the target epoch.
@@ -161,12 +175,14 @@ impl CurrentAssignmentBuilder<'_> {
             MemberState::Stable if member.member_epoch != self.target_epoch => {
                 self.compute_next(member.member_epoch)
             }
-            MemberState::Stable => member.clone(),
+            MemberState::Stable => self.compute_current(),
             MemberState::UnrevokedPartitions => {
                 if self.owns_any(&member.partitions_pending_revocation) {
-                    member.clone()
-                } else {
+                    self.compute_current()
+                } else if self.version.unrevoked_plus_one() {
                     self.compute_next(member.member_epoch + 1)
+                } else {
+                    self.compute_next(member.member_epoch)
                 }
             }
             MemberState::UnreleasedPartitions => self.compute_next(member.member_epoch),
@@ -188,6 +204,41 @@ impl CurrentAssignmentBuilder<'_> {
             .any(|(topic, owned)| partitions.get(topic).is_some_and(|set| !set.is_disjoint(owned)))
     }
 
+    /// The subscribed topics when the 4.2+ rule reads them.
+    fn subscription(&self) -> Option<&[String]> {
+        self.subscribed_topics
+            .filter(|_| self.version.revokes_unsubscribed_at_once())
+    }
+
+    /// Kafka 4.2+'s `computeCurrentAssignment`: the member stays at its epoch, but assigned
+    /// partitions of topics it no longer subscribes to join its pending revocations. Before 4.2,
+    /// and when nothing is unsubscribed, the member as it is.
+    fn compute_current(&self) -> CurrentAssignment {
+        let member = self.member;
+        let Some(subscribed) = self.subscription() else {
+            return member.clone();
+        };
+        let gone: Vec<&String> = member
+            .assigned_partitions
+            .keys()
+            .filter(|t| subscribed.binary_search(t).is_err())
+            .collect();
+        if gone.is_empty() {
+            return member.clone();
+        }
+        let mut next = member.clone();
+        for t in gone {
+            if let Some(ps) = next.assigned_partitions.remove(t) {
+                next.partitions_pending_revocation
+                    .entry(t.clone())
+                    .or_default()
+                    .extend(ps);
+            }
+        }
+        next.state = MemberState::UnrevokedPartitions;
+        next
+    }
+
     /// Kafka's `computeNextAssignment(memberEpoch, member.assignedPartitions())`.
     fn compute_next(&self, epoch: i32) -> CurrentAssignment {
         let member = self.member;
@@ -199,7 +250,13 @@ impl CurrentAssignmentBuilder<'_> {
 
         let topics = btree_set(self.target.keys().chain(member.assigned_partitions.keys()));
         for topic in topics {
-            let target = self.target.get(topic).unwrap_or(&empty);
+            let unsubscribed = self
+                .subscription()
+                .is_some_and(|s| s.binary_search(topic).is_err());
+            let target = match self.target.get(topic) {
+                Some(t) if !unsubscribed => t,
+                _ => &empty,
+            };
             let current = member.assigned_partitions.get(topic).unwrap_or(&empty);
             let own_pending = member.partitions_pending_revocation.get(topic).unwrap_or(&empty);
 
