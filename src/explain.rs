@@ -676,6 +676,10 @@ fn client(s: &Strings, who: &str, event: &ClientEvent, cx: &Context) -> String {
         ClientEvent::Killed => fill(e.killed, &[w]),
         ClientEvent::ResponseIgnored { api, .. } => fill(e.ignored, &[w, ("api", api.name())]),
         ClientEvent::RequestTimedOut { api, .. } => fill(e.timed_out, &[w, ("api", api.name())]),
+        // The consumer-protocol client's own events (KIP-848). Until the UI words them in both
+        // languages, the engine's English line is shown as is (as for the coordinator's
+        // consumer-group events).
+        ClientEvent::ConsumerProtocol(ev) => format!("{who}: {ev}"),
     }
 }
 
@@ -1082,6 +1086,7 @@ mod tests {
                 ClientEvent::Killed => "Killed",
                 ClientEvent::ResponseIgnored { .. } => "ResponseIgnored",
                 ClientEvent::RequestTimedOut { .. } => "RequestTimedOut",
+                ClientEvent::ConsumerProtocol(_) => "ConsumerProtocol",
             },
             SimEventKind::Network { event } => match event {
                 NetworkEvent::Sent { .. } => "Sent",
