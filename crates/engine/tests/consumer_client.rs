@@ -54,7 +54,9 @@ fn heartbeat_responses(sim: &Simulation, who: &str) -> Vec<(SimTime, ConsumerGro
             SimEventKind::Network {
                 event: NetworkEvent::Sent { message },
             } => match (&message.to, &message.payload) {
-                (Endpoint::Consumer(c), Payload::Response(Response::ConsumerGroupHeartbeat(r))) if c == who => {
+                (Endpoint::Consumer(c), Payload::Response(Response::ConsumerGroupHeartbeat(r)))
+                    if c == who =>
+                {
                     Some((e.at, r.clone()))
                 }
                 _ => None,
@@ -139,7 +141,10 @@ fn member_states_follow_kafkas_transition_table() {
                 assert!(to.can_come_from(from), "{name}: {who} {from} -> {to} at {t}");
                 if let Some(prev) = at {
                     // A restarted consumer starts again from UNSUBSCRIBED.
-                    assert!(prev == from || from == ConsumerMemberState::Unsubscribed, "{name}: {who} was {prev}, left {from}");
+                    assert!(
+                        prev == from || from == ConsumerMemberState::Unsubscribed,
+                        "{name}: {who} was {prev}, left {from}"
+                    );
                 }
                 at = Some(to);
             }
@@ -153,8 +158,11 @@ fn member_states_follow_kafkas_transition_table() {
 fn a_joining_member_reconciles_acknowledges_and_is_stable() {
     let sim = run("consumer-protocol-three-members-join");
     use ConsumerMemberState::*;
-    let states: Vec<(ConsumerMemberState, ConsumerMemberState)> =
-        transitions(&sim, "A").iter().take(4).map(|t| (t.2, t.3)).collect();
+    let states: Vec<(ConsumerMemberState, ConsumerMemberState)> = transitions(&sim, "A")
+        .iter()
+        .take(4)
+        .map(|t| (t.2, t.3))
+        .collect();
     assert_eq!(
         states,
         vec![
@@ -170,10 +178,15 @@ fn a_joining_member_reconciles_acknowledges_and_is_stable() {
     assert!(t[1].1 > 0);
     // The acknowledgement is sent in the same instant the reconciliation completes.
     let done = first_time(&sim, "A", |e| {
-        matches!(e, ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::ReconciliationCompleted { .. }))
+        matches!(
+            e,
+            ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::ReconciliationCompleted { .. })
+        )
     })
     .unwrap();
-    assert!(heartbeats(&sim, "A").iter().any(|(at, r)| *at == done && r.topic_partitions.is_some()));
+    assert!(heartbeats(&sim, "A")
+        .iter()
+        .any(|(at, r)| *at == done && r.topic_partitions.is_some()));
 }
 
 /// §4.1 and §11: the join heartbeat carries every field (epoch 0, the rebalance timeout =
@@ -189,17 +202,31 @@ fn join_heartbeat_is_full_and_later_ones_partial() {
     assert_eq!(join.rebalance_timeout_ms, 300_000);
     assert_eq!(join.subscribed_topic_names, Some(vec!["orders".to_string()]));
     assert_eq!(join.topic_partitions, Some(vec![]));
-    assert!(!join.member_id.is_empty(), "v1: the client generates its member id");
+    assert!(
+        !join.member_id.is_empty(),
+        "v1: the client generates its member id"
+    );
     for (_, r) in &hbs[1..] {
-        assert_eq!(r.member_id, join.member_id, "the member id is kept for the process's lifetime");
+        assert_eq!(
+            r.member_id, join.member_id,
+            "the member id is kept for the process's lifetime"
+        );
         assert_eq!(r.rebalance_timeout_ms, -1);
         assert_eq!(r.subscribed_topic_names, None);
         assert!(!r.is_full());
     }
     // TopicPartitions only after a reconciliation changed what it owns.
-    let with_owned = hbs[1..].iter().filter(|(_, r)| r.topic_partitions.is_some()).count();
+    let with_owned = hbs[1..]
+        .iter()
+        .filter(|(_, r)| r.topic_partitions.is_some())
+        .count();
     let reconciliations = client_events(&sim, "B")
-        .filter(|(_, e)| matches!(e, ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::ReconciliationCompleted { .. })))
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::ReconciliationCompleted { .. })
+            )
+        })
         .count();
     assert_eq!(with_owned, reconciliations);
 }
@@ -214,7 +241,10 @@ fn heartbeats_follow_the_interval_the_coordinator_returns() {
         .iter()
         .all(|(_, r)| r.heartbeat_interval_ms == interval));
     let hbs = heartbeats(&sim, "C");
-    let last_ack = hbs.iter().rposition(|(_, r)| r.topic_partitions.is_some()).unwrap();
+    let last_ack = hbs
+        .iter()
+        .rposition(|(_, r)| r.topic_partitions.is_some())
+        .unwrap();
     let steady: Vec<SimTime> = hbs[last_ack..].iter().map(|(at, _)| *at).collect();
     assert!(steady.len() >= 3);
     for w in steady.windows(2) {
@@ -231,7 +261,9 @@ fn revoke_before_assign_and_only_moved_partitions_pause() {
     let sim = run("consumer-protocol-join-stable-group");
     let d_assigned: Vec<(SimTime, Vec<TopicPartition>)> = client_events(&sim, "D")
         .filter_map(|(e, ev)| match ev {
-            ClientEvent::PartitionsAssigned { partitions } if !partitions.is_empty() => Some((e.at, partitions.clone())),
+            ClientEvent::PartitionsAssigned { partitions } if !partitions.is_empty() => {
+                Some((e.at, partitions.clone()))
+            }
             _ => None,
         })
         .collect();
@@ -257,9 +289,10 @@ fn revoke_before_assign_and_only_moved_partitions_pause() {
                 let acked = heartbeats(&sim, who).into_iter().any(|(t, r)| {
                     t >= *at
                         && t < d_at
-                        && r.topic_partitions
-                            .as_ref()
-                            .is_some_and(|tps| !tps.iter().any(|x| x.topic_id.0 == p.topic && x.partitions.contains(&p.partition)))
+                        && r.topic_partitions.as_ref().is_some_and(|tps| {
+                            !tps.iter()
+                                .any(|x| x.topic_id.0 == p.topic && x.partitions.contains(&p.partition))
+                        })
                 });
                 assert!(acked, "{who} never acknowledged giving up {p} before D got it");
             }
@@ -270,7 +303,10 @@ fn revoke_before_assign_and_only_moved_partitions_pause() {
     let group = sim.consumer_group().unwrap();
     assert_eq!(group.group_epoch, 4, "four joins, four bumps (§8.1)");
     assert_eq!(group.assignment_epoch, 4);
-    assert!(group.members.iter().all(|m| m.member_epoch == 4 && m.assigned.len() == 2));
+    assert!(group
+        .members
+        .iter()
+        .all(|m| m.member_epoch == 4 && m.assigned.len() == 2));
 }
 
 /// The callbacks run on the application thread, inside `poll()`: a reconciliation that starts
@@ -312,7 +348,10 @@ fn slow_revoker_is_fenced_at_its_rebalance_timeout_and_rejoins() {
     assert_eq!(fenced.as_millis() - unrevoked.as_millis(), 20_000);
     assert!(fenced.as_millis() - unrevoked.as_millis() < 45_000);
     let a = heartbeats(&sim, "A");
-    let leave = a.iter().position(|(_, r)| r.member_epoch == -1).expect("A leaves with -1");
+    let leave = a
+        .iter()
+        .position(|(_, r)| r.member_epoch == -1)
+        .expect("A leaves with -1");
     let rejoin = &a[leave + 1].1;
     assert_eq!(rejoin.member_epoch, 0);
     assert!(rejoin.is_full());
@@ -331,10 +370,14 @@ fn crashed_member_is_fenced_after_the_session_timeout() {
     let sim = run("consumer-protocol-crash-session-timeout");
     let session = CoordinatorConfig::default().group_consumer_session_timeout_ms;
     let last_b = heartbeat_responses(&sim, "B").last().unwrap().0;
-    let fenced = coordinator_line_at(&sim, "fenced from the group because the member session expired").unwrap();
+    let fenced =
+        coordinator_line_at(&sim, "fenced from the group because the member session expired").unwrap();
     assert_eq!(fenced.as_millis() - last_b.as_millis(), session);
     let a_took = client_events(&sim, "A")
-        .filter(|(e, ev)| e.at > fenced && matches!(ev, ClientEvent::PartitionsAssigned { partitions } if !partitions.is_empty()))
+        .filter(|(e, ev)| {
+            e.at > fenced
+                && matches!(ev, ClientEvent::PartitionsAssigned { partitions } if !partitions.is_empty())
+        })
         .map(|(e, _)| e.at)
         .next()
         .unwrap();
@@ -360,7 +403,11 @@ fn dynamic_close_leaves_with_epoch_minus_1() {
     assert_eq!(leave.1.member_epoch, -1);
     assert_eq!(leave.0, SimTime(15_000));
     let revoked = first_time(&sim, "B", |e| matches!(e, ClientEvent::PartitionsRevoked { .. })).unwrap();
-    assert_eq!(revoked, SimTime(15_000), "close revokes what it owns before leaving");
+    assert_eq!(
+        revoked,
+        SimTime(15_000),
+        "close revokes what it owns before leaving"
+    );
     let left = coordinator_line_at(&sim, "left the consumer group").unwrap();
     assert!(left.as_millis() - 15_000 < 100);
     assert_eq!(sim.owners()["A"].len(), 4);
@@ -376,13 +423,24 @@ fn static_close_leaves_with_epoch_minus_2_and_the_restart_takes_over() {
     let leave = a.iter().find(|(_, r)| r.member_epoch < 0).unwrap();
     assert_eq!(leave.1.member_epoch, -2);
     assert_eq!(leave.1.instance_id.as_deref(), Some("a-1"));
-    let rejoin = a.iter().find(|(at, r)| *at > leave.0 && r.member_epoch == 0).unwrap();
-    assert_ne!(rejoin.1.member_id, leave.1.member_id, "a new process, a new member id");
+    let rejoin = a
+        .iter()
+        .find(|(at, r)| *at > leave.0 && r.member_epoch == 0)
+        .unwrap();
+    assert_ne!(
+        rejoin.1.member_id, leave.1.member_id,
+        "a new process, a new member id"
+    );
     // No rebalance: B never revokes or gains anything after its first assignment, and the group
     // epoch stays at 2 (two joins).
     assert_eq!(sim.consumer_group().unwrap().group_epoch, 2);
     let b_changes = client_events(&sim, "B")
-        .filter(|(_, e)| matches!(e, ClientEvent::PartitionsRevoked { .. } | ClientEvent::PartitionsLost { .. }))
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ClientEvent::PartitionsRevoked { .. } | ClientEvent::PartitionsLost { .. }
+            )
+        })
         .count();
     assert_eq!(b_changes, 0);
     // What A released on close (its last revocation before the leave).
@@ -404,7 +462,11 @@ fn static_close_leaves_with_epoch_minus_2_and_the_restart_takes_over() {
         .unwrap()
         .topic_partitions
         .iter()
-        .flat_map(|t| t.partitions.iter().map(|p| TopicPartition::new(t.topic_id.0.clone(), *p)))
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .map(|p| TopicPartition::new(t.topic_id.0.clone(), *p))
+        })
         .collect();
     assert_eq!(got, old);
 }
@@ -424,7 +486,10 @@ fn unreleased_instance_id_is_fatal() {
         panic!("A should have failed")
     };
     assert!(reason.contains("UNRELEASED_INSTANCE_ID"), "{reason}");
-    assert_eq!(sim.consumer("A").unwrap().consumer_member_state(), Some(ConsumerMemberState::Fatal));
+    assert_eq!(
+        sim.consumer("A").unwrap().consumer_member_state(),
+        Some(ConsumerMemberState::Fatal)
+    );
 }
 
 /// §4.3: an unknown `group.remote.assignor` is refused by the coordinator (UNSUPPORTED_ASSIGNOR),
@@ -458,13 +523,23 @@ fn poll_timer_expiry_leaves_and_rejoins_at_the_next_poll() {
             "actions":[{"type":"pause","at_ms":10500,"consumer":"A","duration_ms":25000,"heartbeats":false,"polls":true}]}"#,
     );
     let expired = first_time(&sim, "A", |e| {
-        matches!(e, ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::PollTimerExpired { leave_epoch: -1, .. }))
+        matches!(
+            e,
+            ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::PollTimerExpired { leave_epoch: -1, .. })
+        )
     })
     .unwrap();
     let hbs = heartbeats(&sim, "A");
     assert!(hbs.iter().any(|(at, r)| *at == expired && r.member_epoch == -1));
-    let rejoin = hbs.iter().find(|(at, r)| *at > expired && r.member_epoch == 0).unwrap().0;
-    assert!(rejoin >= SimTime(35_500), "rejoins at the poll after the pause: {rejoin}");
+    let rejoin = hbs
+        .iter()
+        .find(|(at, r)| *at > expired && r.member_epoch == 0)
+        .unwrap()
+        .0;
+    assert!(
+        rejoin >= SimTime(35_500),
+        "rejoins at the poll after the pause: {rejoin}"
+    );
     let lost = first_time(&sim, "A", |e| matches!(e, ClientEvent::PartitionsLost { .. })).unwrap();
     assert!(lost > expired && lost <= rejoin);
     assert_eq!(sim.owners()["A"].len(), 2, "back with everything");
@@ -475,7 +550,10 @@ fn poll_timer_expiry_leaves_and_rejoins_at_the_next_poll() {
 /// OffsetCommit carries the member epoch the member has at the time (v9+).
 #[test]
 fn offset_commits_carry_the_member_epoch() {
-    for name in ["consumer-protocol-three-members-join", "consumer-protocol-join-stable-group"] {
+    for name in [
+        "consumer-protocol-three-members-join",
+        "consumer-protocol-join-stable-group",
+    ] {
         let sim = run(name);
         for who in sim.consumer_names() {
             let responses = heartbeat_responses(&sim, &who);
@@ -483,15 +561,17 @@ fn offset_commits_carry_the_member_epoch() {
                 assert!(c.api_version >= 9);
                 let epoch = responses
                     .iter()
-                    .filter(|(t, r)| *t < at && r.error_code == ErrorCode::None)
-                    .last()
+                    .rfind(|(t, r)| *t < at && r.error_code == ErrorCode::None)
                     .map(|(_, r)| r.member_epoch)
                     .unwrap();
                 assert_eq!(c.generation_id, epoch, "{name}: {who} at {at}");
             }
         }
         // And the coordinator accepted them all (STALE_MEMBER_EPOCH would say otherwise).
-        assert!(!sim.log().iter().any(|e| e.line().contains("STALE_MEMBER_EPOCH")), "{name}");
+        assert!(
+            !sim.log().iter().any(|e| e.line().contains("STALE_MEMBER_EPOCH")),
+            "{name}"
+        );
     }
 }
 
@@ -511,12 +591,21 @@ fn regex_subscription_follows_the_metadata() {
         .filter(|e| e.line().contains("bumped group epoch"))
         .map(|e| e.at)
         .collect();
-    assert_eq!(bumps.len(), 4, "two joins, a new topic, new partitions: {bumps:?}");
+    assert_eq!(
+        bumps.len(),
+        4,
+        "two joins, a new topic, new partitions: {bumps:?}"
+    );
     assert!(bumps[2] > SimTime(15_000) && bumps[2].as_millis() < 15_000 + 5_000 + 100);
     assert!(bumps[3] > SimTime(35_000) && bumps[3].as_millis() < 35_000 + 5_000 + 100);
     let owned: BTreeSet<TopicPartition> = sim.owners().into_values().flatten().collect();
     assert_eq!(owned.len(), 6, "orders-eu 0..3 and orders-us 0..1");
-    assert!(sim.consumer_group().unwrap().members.iter().all(|m| m.assigned.len() == 3));
+    assert!(sim
+        .consumer_group()
+        .unwrap()
+        .members
+        .iter()
+        .all(|m| m.assigned.len() == 3));
 }
 
 // ====================================================================== §8.7: failover
@@ -528,7 +617,10 @@ fn failover_during_reconciliation_completes_after_reload() {
     assert!(reloaded > SimTime(14_500));
     let g = sim.consumer_group().unwrap();
     assert_eq!(g.group_epoch, 2, "a failover bumps nothing");
-    assert!(g.members.iter().all(|m| m.member_epoch == 2 && m.assigned.len() == 2));
+    assert!(g
+        .members
+        .iter()
+        .all(|m| m.member_epoch == 2 && m.assigned.len() == 2));
     let owners = sim.owners();
     assert_eq!(owners["A"].len() + owners["B"].len(), 4);
     assert!(set(&owners["A"]).is_disjoint(&set(&owners["B"])));
@@ -537,7 +629,10 @@ fn failover_during_reconciliation_completes_after_reload() {
 // ===================================================================== settings (validation)
 
 fn problems(json: &str) -> String {
-    Scenario::from_json(json).err().map(|e| e.to_string()).unwrap_or_default()
+    Scenario::from_json(json)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
 }
 
 /// Kafka's client throws `ConfigException` for classic-only settings under
@@ -549,19 +644,28 @@ fn protocol_settings_are_checked_as_kafkas_client_does() {
             "consumers":[{"name":"A","group_protocol":"consumer","subscription":{"topics":["t"]},"assignors":["range"]}]}"#,
     );
     assert!(e.contains("consumers[0].assignors"), "{e}");
-    assert!(e.contains("partition.assignment.strategy cannot be set when group.protocol=CONSUMER"), "{e}");
+    assert!(
+        e.contains("partition.assignment.strategy cannot be set when group.protocol=CONSUMER"),
+        "{e}"
+    );
     let e = problems(
         r#"{"version":1,"end_ms":1000,"topics":[{"name":"t","partitions":1}],
             "client_defaults":{"session_timeout_ms":10000},
             "consumers":[{"name":"A","group_protocol":"consumer","subscription":{"topics":["t"]}}]}"#,
     );
     assert!(e.contains("client_defaults.session_timeout_ms"), "{e}");
-    assert!(e.contains("session.timeout.ms cannot be set when group.protocol=CONSUMER"), "{e}");
+    assert!(
+        e.contains("session.timeout.ms cannot be set when group.protocol=CONSUMER"),
+        "{e}"
+    );
     let e = problems(
         r#"{"version":1,"end_ms":1000,"topics":[{"name":"t","partitions":1}],
             "consumers":[{"name":"A","subscription":{"topics":["t"]},"server_assignor":"range"}]}"#,
     );
-    assert!(e.contains("group.remote.assignor cannot be set when group.protocol=CLASSIC"), "{e}");
+    assert!(
+        e.contains("group.remote.assignor cannot be set when group.protocol=CLASSIC"),
+        "{e}"
+    );
     let long = "x".repeat(10_000);
     let e = problems(&format!(
         r#"{{"version":1,"end_ms":1000,"topics":[{{"name":"t","partitions":1}}],

@@ -63,7 +63,13 @@ impl Consumer {
         let offsets: Vec<(TopicPartition, i64)> = source
             .iter()
             .filter(|(tp, _)| only.is_none_or(|o| o.contains(tp)))
-            .filter(|(tp, o)| self.last_commit_sent.get(*tp) != Some(*o))
+            .filter(|(tp, o)| match self.last_commit_sent.get(*tp) {
+                // The consumer protocol may have committed what was consumed (more than what
+                // was processed) before a reconciliation: never commit backwards after it.
+                Some(sent) if self.kip848.is_some() => **o > *sent,
+                Some(sent) => sent != *o,
+                None => true,
+            })
             .map(|(tp, o)| (tp.clone(), *o))
             .collect();
         if offsets.is_empty() {
