@@ -704,3 +704,58 @@ fn consumer_config_check_knows_which_settings_apply() {
         }]
     );
 }
+
+// ========================================================================== the views
+
+/// What a UI draws for a member that must revoke: the client is RECONCILING with the partitions it
+/// is revoking, the coordinator holds it in UNREVOKED_PARTITIONS with a revocation deadline of its
+/// rebalance timeout, and the newcomer's target waits for them.
+#[test]
+fn views_show_a_revocation_in_progress_on_both_sides() {
+    use rebalance_engine::client::ClientState;
+    use rebalance_engine::coordinator::consumer::MemberState;
+    let mut sim = Simulation::new(&scenario_file(
+        "scenarios/consumer-protocol-slow-revoke-fenced.json",
+    ))
+    .unwrap();
+    sim.run_until(SimTime(15_000));
+    let a = sim.consumers().into_iter().find(|c| c.name == "A").unwrap();
+    let cp = a.consumer_protocol.clone().expect("a consumer-protocol member");
+    assert_eq!(cp.state, ConsumerMemberState::Reconciling);
+    assert_eq!(cp.member_epoch, 1);
+    assert_eq!(
+        cp.assigned.len(),
+        4,
+        "still owned until onPartitionsRevoked returns"
+    );
+    assert_eq!(cp.pending_revocation.len(), 2);
+    assert_eq!(cp.target.as_ref().map(Vec::len), Some(2));
+    assert_eq!(cp.heartbeat_interval_ms, 5_000);
+    assert_eq!(a.client_state, ClientState::Revoking);
+    assert_eq!(a.generation, 1, "the classic field carries the member epoch");
+    assert!(
+        a.session_deadline.is_some(),
+        "the coordinator's session deadline for it"
+    );
+    let g = sim.consumer_group().unwrap();
+    assert_eq!((g.group_epoch, g.assignment_epoch), (2, 2));
+    let on_coordinator = g.members.iter().find(|m| m.member_id == a.member_id).unwrap();
+    assert_eq!(on_coordinator.state, MemberState::UnrevokedPartitions);
+    assert_eq!(
+        set(&on_coordinator.pending_revocation),
+        set(&cp.pending_revocation)
+    );
+    let unrevoked = coordinator_line_at(&sim, "UNREVOKED_PARTITIONS at epoch 1").unwrap();
+    assert_eq!(
+        on_coordinator.rebalance_deadline,
+        Some(SimTime(unrevoked.as_millis() + 20_000))
+    );
+    let b = g.members.iter().find(|m| m.member_id != a.member_id).unwrap();
+    assert_eq!(b.state, MemberState::UnreleasedPartitions);
+    assert!(b.assigned.is_empty());
+    assert_eq!(set(&b.target), set(&cp.pending_revocation));
+    // A classic consumer has no consumer-protocol part.
+    let classic = run("a-then-b-joins");
+    assert!(classic.consumers().iter().all(|c| c.consumer_protocol.is_none()));
+    assert!(classic.consumer_group().is_none());
+}

@@ -569,7 +569,11 @@ impl Consumer {
 
     /// Whether it will rejoin at the next `poll()`.
     pub fn rejoin_needed(&self) -> bool {
-        self.rejoin_needed
+        match self.consumer_member_state() {
+            // The consumer protocol rejoins when fenced or stale (FENCED, STALE: JOINING next).
+            Some(state) => matches!(state, ConsumerMemberState::Fenced | ConsumerMemberState::Stale),
+            None => self.rejoin_needed,
+        }
     }
 
     /// Whether it led the group in its last JoinGroup.

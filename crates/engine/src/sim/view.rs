@@ -269,17 +269,29 @@ impl Simulation {
     /// Every consumer, as the UI draws it.
     pub fn consumers(&self) -> Vec<ConsumerView> {
         let snapshot = self.group_snapshot();
+        let consumer_group = self.consumer_group();
         let committed = self.committed_offsets();
         self.consumers
             .iter()
             .map(|slot| {
                 let c = &slot.consumer;
-                let session_deadline = snapshot.as_ref().and_then(|s| {
-                    s.members
-                        .iter()
-                        .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
-                        .and_then(|m| m.session_deadline.map(|(t, _)| t))
-                });
+                let session_deadline = snapshot
+                    .as_ref()
+                    .and_then(|s| {
+                        s.members
+                            .iter()
+                            .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
+                            .and_then(|m| m.session_deadline.map(|(t, _)| t))
+                    })
+                    .or_else(|| {
+                        // A consumer-protocol member's session is on the consumer group.
+                        consumer_group.as_ref().and_then(|g| {
+                            g.members
+                                .iter()
+                                .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
+                                .and_then(|m| m.session_deadline)
+                        })
+                    });
                 let running = c.lifecycle().is_running();
                 ConsumerView {
                     name: c.name().to_owned(),
