@@ -1017,6 +1017,27 @@ pub struct Strings {
     pub lessons: LessonStrings,
     /// The sequence diagram.
     pub sequence: SequenceStrings,
+    /// Log entries of consumer-protocol (KIP-848) consumers.
+    pub kip848_client: Kip848ClientStrings,
+}
+
+/// Explanations of what a consumer-protocol (KIP-848) consumer does
+/// (`ClientEvent::ConsumerProtocol`). Kafka's member state names stay as they are.
+pub struct Kip848ClientStrings {
+    /// It starts: {who}, {id} (its member id), {sub} (its subscription).
+    pub started: &'static str,
+    /// Its member state changed: {who}, {epoch}, {from}, {to}.
+    pub state_changed: &'static str,
+    /// A new target assignment arrived: {who}, {epoch}, {parts}.
+    pub assignment_received: &'static str,
+    /// A reconciliation started: {who}, {epoch}, {revoke}, {add}.
+    pub reconciliation_started: &'static str,
+    /// A reconciliation finished: {who}, {epoch}, {parts}.
+    pub reconciliation_completed: &'static str,
+    /// A reconciliation was dropped: {who}.
+    pub reconciliation_discarded: &'static str,
+    /// `max.poll.interval.ms` expired: {who}, {ms}, {epoch} (the leave epoch).
+    pub poll_timer_expired: &'static str,
 }
 
 /// The sequence diagram (`components/sequence_diagram.rs`).
