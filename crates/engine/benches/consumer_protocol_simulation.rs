@@ -5,6 +5,8 @@
 //! `cargo bench -p rebalance-engine --bench consumer_protocol_simulation`; `-- off` (or `info`,
 //! `full`) runs only the variants whose label contains that word.
 
+// Only part of the shared workload is used here (not `populate`, which starts classic consumers).
+#[allow(dead_code)]
 mod common;
 
 use rebalance_engine::coordinator::CoordinatorConfig;
