@@ -145,6 +145,7 @@ proptest! {
         for (i, g) in consumers.iter().enumerate() {
             sim.apply(SimTime::ZERO, Action::AddConsumer { config: Box::new(config(i, g, regex)) }).unwrap();
         }
+        let stops = ops.iter().any(|(_, o)| matches!(o, Op::Kill(_) | Op::Close(_)));
         let mut parts = partitions;
         let mut t2 = false;
         let mut scheduled: Vec<(u64, Action)> = Vec::new();
@@ -184,9 +185,11 @@ proptest! {
                 break;
             }
         }
-        // The world did run: heartbeats and batches alone take hundreds of instants.
-        prop_assert!(steps > 100, "only {steps} steps");
-        // Somebody reached the group, unless every consumer was stopped early.
-        prop_assert!(sim.consumer_group().is_some(), "no consumer group was ever created");
+        // The world did run (unless consumers were stopped): heartbeats and batches alone take
+        // hundreds of instants, and the members formed a consumer group.
+        if !stops {
+            prop_assert!(steps > 100, "only {steps} steps");
+            prop_assert!(sim.consumer_group().is_some(), "no consumer group was ever created");
+        }
     }
 }
