@@ -1025,6 +1025,8 @@ pub struct Strings {
     pub sequence: SequenceStrings,
     /// Explanations of the consumer protocol's (KIP-848) coordinator events and records.
     pub consumer_explain: ConsumerExplain,
+    /// Log entries of consumer-protocol (KIP-848) consumers.
+    pub kip848_client: Kip848ClientStrings,
 }
 
 /// The consumer protocol's coordinator events and records (`explain_consumer.rs`). Kafka's names
@@ -1090,6 +1092,25 @@ pub struct ConsumerExplain {
     pub record_current: &'static str,
     /// A tombstone ({what}).
     pub record_tombstone: &'static str,
+}
+
+/// Explanations of what a consumer-protocol (KIP-848) consumer does
+/// (`ClientEvent::ConsumerProtocol`). Kafka's member state names stay as they are.
+pub struct Kip848ClientStrings {
+    /// It starts: {who}, {id} (its member id), {sub} (its subscription).
+    pub started: &'static str,
+    /// Its member state changed: {who}, {epoch}, {from}, {to}.
+    pub state_changed: &'static str,
+    /// A new target assignment arrived: {who}, {epoch}, {parts}.
+    pub assignment_received: &'static str,
+    /// A reconciliation started: {who}, {epoch}, {revoke}, {add}.
+    pub reconciliation_started: &'static str,
+    /// A reconciliation finished: {who}, {epoch}, {parts}.
+    pub reconciliation_completed: &'static str,
+    /// A reconciliation was dropped: {who}.
+    pub reconciliation_discarded: &'static str,
+    /// `max.poll.interval.ms` expired: {who}, {ms}, {epoch} (the leave epoch).
+    pub poll_timer_expired: &'static str,
 }
 
 /// The sequence diagram (`components/sequence_diagram.rs`).

@@ -160,7 +160,7 @@ fn form_field(field: ConfigField) -> Option<Field> {
         ConfigField::HeartbeatInterval => Field::Heartbeat,
         ConfigField::MaxPollInterval => Field::MaxPoll,
         ConfigField::Processing => Field::Processing,
-        ConfigField::MaxPollRecords => return None,
+        ConfigField::MaxPollRecords | ConfigField::ServerAssignor => return None,
     })
 }
 
@@ -195,6 +195,9 @@ fn issue_text(s: &Strings, issue: &ConfigIssue) -> String {
             &[("min", &min_ms.to_string()), ("max", &max_ms.to_string())],
         ),
         ConfigIssue::ProcessingNotBelowMaxPoll { .. } => f.warn_processing.to_owned(),
+        // The form only makes classic consumers without group.remote.assignor, so it never sees
+        // these; the engine's English is shown should it ever.
+        ConfigIssue::ProtocolMismatch { .. } | ConfigIssue::ServerAssignorName(_) => issue.to_string(),
     }
 }
 

@@ -5,7 +5,7 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ConsumerExplain, ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ConsumerExplain, ExplainMore, Kip848ClientStrings, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -639,5 +639,18 @@ pub(super) const STRINGS: Strings = Strings {
         record_target: "{member}'s target: {partitions}",
         record_current: "{member} is {state} at epoch {epoch} with {partitions}",
         record_tombstone: "tombstone: {what}",
+    },
+    kip848_client: Kip848ClientStrings {
+        started: "{who} starts with group.protocol=consumer (KIP-848) as member {id}, subscribed to {sub}. \
+                  The coordinator, not a group leader, will compute its assignment.",
+        state_changed: "{who} (member epoch {epoch}) moves from {from} to {to}.",
+        assignment_received: "{who} receives a new target assignment at member epoch {epoch}: {parts}.",
+        reconciliation_started: "{who} starts reconciling at member epoch {epoch}: it stops fetching {revoke}, \
+                                 which it must revoke, and will add {add}; the callbacks run at its next poll().",
+        reconciliation_completed: "{who} has reconciled at member epoch {epoch}: it now owns {parts} and \
+                                   acknowledges with a heartbeat at once.",
+        reconciliation_discarded: "{who} drops the reconciliation it had started: it is no longer in the group.",
+        poll_timer_expired: "{who} did not call poll() within max.poll.interval.ms ({ms} ms): it leaves the \
+                             group with epoch {epoch} and stays STALE until its next poll(), which rejoins.",
     },
 };

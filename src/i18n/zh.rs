@@ -7,7 +7,7 @@ use super::{
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ConsumerExplain, ExplainMore, ReplicationStrings};
+use super::{ConsoleStrings, ConsumerExplain, ExplainMore, Kip848ClientStrings, ReplicationStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
@@ -600,5 +600,17 @@ pub(super) const STRINGS: Strings = Strings {
         legend: "实线、实心箭头：请求。虚线、空心箭头：响应。粗线、✕ 加错误码：错误响应。颜色较浅：当前时刻之后\
                  录下的消息。",
         file_title: "消费者组 {group}：协议消息，{from} 至 {to}",
+    },
+    kip848_client: Kip848ClientStrings {
+        started: "{who} 以 group.protocol=consumer（KIP-848）启动，成员 ID 为 {id}，订阅 {sub}。\
+                  它的分配由协调者计算，而不是由领导者计算。",
+        state_changed: "{who}（成员 epoch {epoch}）从 {from} 变为 {to}。",
+        assignment_received: "{who} 在成员 epoch {epoch} 收到新的目标分配：{parts}。",
+        reconciliation_started: "{who} 在成员 epoch {epoch} 开始协调：停止拉取必须撤销的 {revoke}，\
+                                 并将加入 {add}；回调在它下一次 poll() 时执行。",
+        reconciliation_completed: "{who} 在成员 epoch {epoch} 完成协调：现在拥有 {parts}，并立即发送心跳确认。",
+        reconciliation_discarded: "{who} 放弃了进行中的协调：它已不在组内。",
+        poll_timer_expired: "{who} 在 max.poll.interval.ms（{ms} 毫秒）内没有调用 poll()：它以 epoch {epoch} \
+                             离开组，并保持 STALE，直到下一次 poll() 重新加入。",
     },
 };

@@ -3,7 +3,8 @@
 //! (reference §8.1). Kafka refuses to commit outside a stable generation (`generationIfStable`).
 
 use super::{
-    ClientEvent, CommitMode, CommitReason, CommitSkip, Consumer, InFlight, MemberState, Reaction, ResetReason,
+    ClientEvent, CommitMode, CommitReason, CommitSkip, Consumer, ConsumerMemberState, InFlight, MemberState,
+    Reaction, ResetReason,
 };
 use crate::protocol::{
     Api, ErrorCode, OffsetCommitPartition, OffsetCommitRequest, Request, TopicPartition,
@@ -36,17 +37,59 @@ impl Consumer {
         reason: CommitReason,
         only: Option<&[TopicPartition]>,
     ) -> Option<i32> {
-        let offsets: Vec<(TopicPartition, i64)> = self
-            .processed
+        self.commit_offsets(now, reason, only, false)
+    }
+
+    /// Commits what `poll()` has returned so far (the fetch positions: Kafka's
+    /// `subscriptions.allConsumed()`), which is more than what was processed while a batch is in
+    /// progress. The consumer protocol's background thread commits this way before a
+    /// reconciliation (`maybeAutoCommitSyncBeforeRebalance`).
+    pub(super) fn commit_consumed(&mut self, now: SimTime, reason: CommitReason) -> Option<i32> {
+        self.commit_offsets(now, reason, None, true)
+    }
+
+    fn commit_offsets(
+        &mut self,
+        now: SimTime,
+        reason: CommitReason,
+        only: Option<&[TopicPartition]>,
+        consumed: bool,
+    ) -> Option<i32> {
+        let source = if consumed {
+            &self.positions
+        } else {
+            &self.processed
+        };
+        let offsets: Vec<(TopicPartition, i64)> = source
             .iter()
             .filter(|(tp, _)| only.is_none_or(|o| o.contains(tp)))
-            .filter(|(tp, o)| self.last_commit_sent.get(*tp) != Some(*o))
+            .filter(|(tp, o)| match self.last_commit_sent.get(*tp) {
+                // The consumer protocol may have committed what was consumed (more than what
+                // was processed) before a reconciliation: never commit backwards after it.
+                Some(sent) if self.kip848.is_some() => **o > *sent,
+                Some(sent) => sent != *o,
+                None => true,
+            })
             .map(|(tp, o)| (tp.clone(), *o))
             .collect();
         if offsets.is_empty() {
             return None;
         }
-        if self.state != MemberState::Stable || !self.generation_valid() {
+        let in_group = match self.consumer_member_state() {
+            // The consumer protocol commits with the member epoch whenever it has one.
+            Some(state) => {
+                self.generation > 0
+                    && matches!(
+                        state,
+                        ConsumerMemberState::Reconciling
+                            | ConsumerMemberState::Acknowledging
+                            | ConsumerMemberState::Stable
+                            | ConsumerMemberState::PrepareLeaving
+                    )
+            }
+            None => self.state == MemberState::Stable && self.generation_valid(),
+        };
+        if !in_group {
             self.events.push_back(ClientEvent::CommitSkipped {
                 reason,
                 why: CommitSkip::NotStable,
@@ -136,6 +179,18 @@ impl Consumer {
             return;
         }
         let same_generation = f.generation == self.generation && f.member_id == self.member_id;
+        if self.kip848.is_some() {
+            // The consumer protocol: a failed commit changes no membership (the heartbeat finds
+            // out about fencing); only a lost coordinator is acted on.
+            match e {
+                ErrorCode::CoordinatorNotAvailable | ErrorCode::NotCoordinator => {
+                    self.react(e, Api::OffsetCommit, Reaction::CommitRediscover);
+                    self.mark_coordinator_unknown(now, e.name());
+                }
+                other => self.react(other, Api::OffsetCommit, Reaction::CommitFailed),
+            }
+            return;
+        }
         match e {
             ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration => {
                 let keep = e == ErrorCode::IllegalGeneration;

@@ -77,6 +77,10 @@ pub struct ConsumerConfig {
     pub group_instance_id: Option<String>,
     /// `group.protocol` (`classic`).
     pub group_protocol: GroupProtocol,
+    /// `group.remote.assignor` (consumer protocol only): the server-side assignor this member asks
+    /// for (`uniform` or `range`); unset, the coordinator uses its default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_assignor: Option<String>,
     /// `partition.assignment.strategy`, in order of preference. The rebalance protocol follows
     /// from it (see [`ConsumerConfig::protocol`]).
     pub assignors: Vec<Strategy>,
@@ -119,6 +123,7 @@ impl ConsumerConfig {
             group_id: group_id.into(),
             group_instance_id: None,
             group_protocol: GroupProtocol::Classic,
+            server_assignor: None,
             assignors: vec![Strategy::Range, Strategy::CooperativeSticky],
             subscription,
             session_timeout_ms: 45_000,
@@ -158,8 +163,23 @@ impl ConsumerConfig {
         if let Err(issue) = check_name(&self.name) {
             out.push(ConfigIssue::Name(issue));
         }
-        if self.assignors.is_empty() {
+        let consumer_protocol = self.group_protocol == GroupProtocol::Consumer;
+        // `partition.assignment.strategy` does not apply to the consumer protocol (the coordinator
+        // assigns); `group.remote.assignor` does not apply to the classic one.
+        if self.assignors.is_empty() && !consumer_protocol {
             out.push(ConfigIssue::NoAssignor);
+        }
+        match (&self.server_assignor, consumer_protocol) {
+            (Some(_), false) => out.push(ConfigIssue::ProtocolMismatch {
+                field: ConfigField::ServerAssignor,
+                protocol: self.group_protocol,
+            }),
+            (Some(a), true) => {
+                if let Err(issue) = check_name(a) {
+                    out.push(ConfigIssue::ServerAssignorName(issue));
+                }
+            }
+            (None, _) => {}
         }
         if let Subscription::Topics(topics) = &self.subscription {
             if topics.is_empty() {
@@ -168,6 +188,27 @@ impl ConsumerConfig {
             if let Some(topic) = topics.iter().find(|t| !is_topic_name(t)) {
                 out.push(ConfigIssue::BadTopicName { topic: topic.clone() });
             }
+        }
+        if consumer_protocol {
+            // `session.timeout.ms` and `heartbeat.interval.ms` are the coordinator's
+            // (`group.consumer.*`): the client's values are not used.
+            let positive = [
+                (ConfigField::MaxPollInterval, self.max_poll_interval_ms),
+                (ConfigField::Processing, self.processing_ms),
+                (ConfigField::MaxPollRecords, u64::from(self.max_poll_records)),
+            ];
+            for (field, value) in positive {
+                if value == 0 {
+                    out.push(ConfigIssue::NotPositive { field });
+                }
+            }
+            if self.processing_ms >= self.max_poll_interval_ms {
+                out.push(ConfigIssue::ProcessingNotBelowMaxPoll {
+                    processing_ms: self.processing_ms,
+                    max_poll_interval_ms: self.max_poll_interval_ms,
+                });
+            }
+            return out;
         }
         let positive = [
             (ConfigField::SessionTimeout, self.session_timeout_ms),
@@ -300,6 +341,8 @@ pub enum ConfigField {
     Processing,
     /// `max.poll.records`.
     MaxPollRecords,
+    /// `group.remote.assignor`.
+    ServerAssignor,
 }
 
 impl fmt::Display for ConfigField {
@@ -313,6 +356,7 @@ impl fmt::Display for ConfigField {
             Self::MaxPollInterval => "max.poll.interval.ms",
             Self::Processing => "processing_ms",
             Self::MaxPollRecords => "max.poll.records",
+            Self::ServerAssignor => "group.remote.assignor",
         })
     }
 }
@@ -373,6 +417,16 @@ pub enum ConfigIssue {
         /// `group.max.session.timeout.ms`.
         max_ms: u64,
     },
+    /// Error: a setting of the other group protocol (Kafka's client throws `ConfigException`:
+    /// "`<field>` cannot be set when group.protocol=`<protocol>`").
+    ProtocolMismatch {
+        /// The setting.
+        field: ConfigField,
+        /// The consumer's `group.protocol`.
+        protocol: GroupProtocol,
+    },
+    /// Error: `group.remote.assignor` is not a usable name.
+    ServerAssignorName(NameIssue),
     /// Warning: a batch takes at least `max.poll.interval.ms`, so the consumer leaves the group
     /// while it processes.
     ProcessingNotBelowMaxPoll {
@@ -392,7 +446,9 @@ impl ConfigIssue {
             | Self::NoTopic
             | Self::BadTopicName { .. }
             | Self::NotPositive { .. }
-            | Self::HeartbeatNotBelowSession { .. } => Severity::Error,
+            | Self::HeartbeatNotBelowSession { .. }
+            | Self::ProtocolMismatch { .. }
+            | Self::ServerAssignorName(_) => Severity::Error,
             Self::HeartbeatAboveThirdOfSession { .. }
             | Self::SessionOutsideGroupBounds { .. }
             | Self::ProcessingNotBelowMaxPoll { .. } => Severity::Warning,
@@ -420,7 +476,15 @@ impl ConfigIssue {
                 F::MaxPollInterval => &[F::MaxPollInterval],
                 F::Processing => &[F::Processing],
                 F::MaxPollRecords => &[F::MaxPollRecords],
+                F::ServerAssignor => &[F::ServerAssignor],
             },
+            Self::ProtocolMismatch { field, .. } => match field {
+                F::Assignors => &[F::Assignors],
+                F::SessionTimeout => &[F::SessionTimeout],
+                F::HeartbeatInterval => &[F::HeartbeatInterval],
+                _ => &[F::ServerAssignor],
+            },
+            Self::ServerAssignorName(_) => &[F::ServerAssignor],
             Self::HeartbeatNotBelowSession { .. } | Self::HeartbeatAboveThirdOfSession { .. } => {
                 &[F::HeartbeatInterval, F::SessionTimeout]
             }
@@ -441,6 +505,12 @@ impl fmt::Display for ConfigIssue {
                 "subscription: topic {topic:?} may only hold ASCII letters, digits, '.', '_' and '-'"
             ),
             Self::NotPositive { field } => write!(f, "{field}: must be positive"),
+            Self::ProtocolMismatch { field, protocol } => write!(
+                f,
+                "{field} cannot be set when group.protocol={} (Kafka's client rejects it)",
+                protocol.as_str().to_uppercase()
+            ),
+            Self::ServerAssignorName(issue) => write!(f, "group.remote.assignor: {issue}"),
             Self::HeartbeatNotBelowSession {
                 heartbeat_ms,
                 session_ms,

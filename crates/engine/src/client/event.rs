@@ -10,6 +10,8 @@ use crate::protocol::{Api, ErrorCode, NodeId, TopicPartition, ALL_ERROR_CODES};
 use crate::time::SimTime;
 use crate::topic::Subscription;
 
+use super::consumer::ConsumerProtocolEvent;
+
 /// The client's view of its membership (Kafka: `AbstractCoordinator.MemberState`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum MemberState {
@@ -298,11 +300,17 @@ pub enum Reaction {
     CommitRediscover,
     /// OffsetCommit: any other error; the commit failed.
     CommitFailed,
+    /// ConsumerGroupHeartbeat `UNKNOWN_MEMBER_ID` / `FENCED_MEMBER_EPOCH`: FENCED,
+    /// `onPartitionsLost`, then rejoin with epoch 0.
+    TransitionToFenced,
+    /// ConsumerGroupHeartbeat: an error the consumer protocol's client treats as fatal (FATAL: no
+    /// more heartbeats; the error is thrown to the application).
+    FatalMemberState,
 }
 
 impl Reaction {
     /// Every reaction.
-    pub const ALL: [Self; 21] = [
+    pub const ALL: [Self; 23] = [
         Self::ResetAndRejoin,
         Self::ResetKeepMemberIdAndRejoin,
         Self::RetryJoin,
@@ -324,6 +332,8 @@ impl Reaction {
         Self::CommitFailedGenerationChanged,
         Self::CommitRediscover,
         Self::CommitFailed,
+        Self::TransitionToFenced,
+        Self::FatalMemberState,
     ];
 
     /// The reaction in English, as the trace prints it.
@@ -358,6 +368,8 @@ impl Reaction {
             Self::CommitFailedGenerationChanged => "the generation changed: the commit failed",
             Self::CommitRediscover => "mark the coordinator unknown; retriable after rediscovery",
             Self::CommitFailed => "the commit failed",
+            Self::TransitionToFenced => "fenced: onPartitionsLost, then rejoin with epoch 0",
+            Self::FatalMemberState => "fatal: the member stops heartbeating (FATAL)",
         }
     }
 }
@@ -421,6 +433,9 @@ pub enum IgnoreReason {
     GivenUp,
     /// A consumer-protocol (KIP-848) response, which the classic consumer never asks for.
     NotClassicProtocol,
+    /// A ConsumerGroupHeartbeat answer for a member that is no longer in the group (the echo of
+    /// its leave, or the answer to a heartbeat sent before it left).
+    NotInGroup,
 }
 
 impl IgnoreReason {
@@ -431,6 +446,7 @@ impl IgnoreReason {
             Self::GenerationLeft,
             Self::GivenUp,
             Self::NotClassicProtocol,
+            Self::NotInGroup,
         ]
         .into_iter()
         .chain(ALL_ERROR_CODES.map(|error| Self::StaleError { error }))
@@ -447,6 +463,7 @@ impl fmt::Display for IgnoreReason {
             Self::NotClassicProtocol => {
                 f.write_str("a consumer-protocol response the classic consumer never asked for")
             }
+            Self::NotInGroup => f.write_str("the member is not in the group any more"),
         }
     }
 }
@@ -683,6 +700,9 @@ pub enum ClientEvent {
         /// The correlation id.
         correlation_id: i32,
     },
+    /// Something only a consumer-protocol (KIP-848) member does: member state changes,
+    /// reconciliation steps, the poll timer.
+    ConsumerProtocol(ConsumerProtocolEvent),
 }
 
 impl ClientEvent {
@@ -943,6 +963,7 @@ impl fmt::Display for ClientEvent {
             Self::RequestTimedOut { api, correlation_id } => {
                 write!(f, "{api} #{correlation_id} timed out without a response")
             }
+            Self::ConsumerProtocol(e) => e.fmt(f),
         }
     }
 }
@@ -1056,13 +1077,13 @@ mod tests {
             n
         }
         assert_eq!(round_trip(CommitSkip::all()), 5);
-        assert_eq!(round_trip(Reaction::ALL), 21);
+        assert_eq!(round_trip(Reaction::ALL), 23);
         assert_eq!(
             round_trip(ResetReason::all()),
             2 + crate::protocol::Api::ALL.len() * ALL_ERROR_CODES.len()
         );
-        assert_eq!(round_trip(IgnoreReason::all()), 4 + ALL_ERROR_CODES.len());
-        // The 21 reactions are 21 different sentences.
+        assert_eq!(round_trip(IgnoreReason::all()), 5 + ALL_ERROR_CODES.len());
+        // The 23 reactions are 23 different sentences.
         let texts: std::collections::BTreeSet<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();
         assert_eq!(texts.len(), Reaction::ALL.len());
         assert!(serde_json::from_str::<Reaction>("\"shrug\"").is_err());

@@ -85,8 +85,14 @@ impl Consumer {
         let n = self.owned.len();
         // Owned partitions from the cursor on, wrapping around (borrowed, not cloned).
         let start = if n > 0 { self.fetch_cursor % n } else { 0 };
+        // Partitions a consumer-protocol reconciliation is revoking are not fetched any more
+        // (Kafka: `markPendingRevocation`).
+        let revoking = match self.kip848.as_deref().and_then(|m| m.reconciliation.as_ref()) {
+            Some(r) => &r.revoking[..],
+            None => &[],
+        };
         let order = self.owned.iter().skip(start).chain(self.owned.iter().take(start));
-        for tp in order {
+        for tp in order.filter(|tp| !revoking.contains(tp)) {
             if remaining == 0 {
                 break;
             }

@@ -45,6 +45,7 @@
 
 mod commit;
 mod config;
+pub mod consumer;
 mod event;
 mod fetch;
 mod heartbeat;
@@ -59,6 +60,7 @@ pub use config::{
     check_name, is_topic_name, CommitMode, ConfigField, ConfigIssue, ConsumerConfig, GroupProtocol,
     NameIssue, Severity, MAX_NAME_CHARS,
 };
+pub use consumer::{ConsumerMemberState, ConsumerProtocolEvent};
 pub use event::{
     ClientEvent, ClientState, CommitReason, CommitSkip, IgnoreReason, Lifecycle, MemberState, PositionSource,
     Reaction, RecordRange, RequestFailure, ResetReason,
@@ -219,11 +221,15 @@ pub struct Consumer {
     // ---------------------------------------------------------------------------------- stats
     records_processed: u64,
     started_at: SimTime,
+
+    /// The consumer-protocol membership (`group.protocol=consumer`), `None` for a classic consumer.
+    kip848: Option<Box<consumer::Membership>>,
 }
 
 impl Consumer {
     /// A consumer that has not started yet; call [`Consumer::start`].
     pub fn new(cfg: ConsumerConfig) -> Self {
+        let cfg_protocol = cfg.group_protocol;
         Self {
             protocol: cfg.protocol(),
             cfg,
@@ -270,6 +276,7 @@ impl Consumer {
             events: VecDeque::new(),
             records_processed: 0,
             started_at: SimTime::ZERO,
+            kip848: (cfg_protocol == GroupProtocol::Consumer).then(|| Box::new(consumer::Membership::new())),
         }
     }
 
@@ -278,6 +285,11 @@ impl Consumer {
     /// Starts the application loop: subscribes and calls `poll()` for the first time.
     pub fn start(&mut self, now: SimTime, topics: &Topics) {
         self.started_at = now;
+        if self.kip848.is_some() {
+            self.start_consumer_protocol(now, topics);
+            self.drive(now, topics);
+            return;
+        }
         self.events.push_back(ClientEvent::Started {
             subscription: self.cfg.subscription.clone(),
             assignors: self.cfg.assignors.clone(),
@@ -349,6 +361,12 @@ impl Consumer {
     /// generation and member id and is UNJOINED, as Kafka's `resetGenerationOnLeaveGroup` does.
     pub fn close(&mut self, now: SimTime) {
         if !self.lifecycle.is_running() {
+            return;
+        }
+        if self.kip848.is_some() {
+            self.close_consumer_protocol(now);
+            self.stop(Lifecycle::Closed);
+            self.events.push_back(ClientEvent::Closed);
             return;
         }
         self.abandon_batch();
@@ -528,27 +546,34 @@ impl Consumer {
 
     /// The client's member state.
     pub fn member_state(&self) -> MemberState {
-        self.state
+        self.kip848_classic_state().unwrap_or(self.state)
     }
 
     /// The client state a user sees: the member state, or [`ClientState::Revoking`] while
     /// partitions are being given up (see [`ClientState`]).
     pub fn client_state(&self) -> ClientState {
-        if self.revoking.is_some() {
+        if self.revoking.is_some() || !self.kip848_revoking().is_empty() {
             ClientState::Revoking
         } else {
-            ClientState::of(self.state)
+            ClientState::of(self.member_state())
         }
     }
 
     /// The partitions being revoked (empty unless the client state is revoking).
     pub fn revoking(&self) -> &[TopicPartition] {
+        if self.kip848.is_some() {
+            return self.kip848_revoking();
+        }
         self.revoking.as_ref().map_or(&[], |r| r.partitions.as_slice())
     }
 
     /// Whether it will rejoin at the next `poll()`.
     pub fn rejoin_needed(&self) -> bool {
-        self.rejoin_needed
+        match self.consumer_member_state() {
+            // The consumer protocol rejoins when fenced or stale (FENCED, STALE: JOINING next).
+            Some(state) => matches!(state, ConsumerMemberState::Fenced | ConsumerMemberState::Stale),
+            None => self.rejoin_needed,
+        }
     }
 
     /// Whether it led the group in its last JoinGroup.
@@ -608,12 +633,17 @@ impl Consumer {
 
     /// When the heartbeat thread sends its next heartbeat, if it is active.
     pub fn next_heartbeat(&self) -> Option<SimTime> {
+        if self.kip848.is_some() {
+            return self.consumer_heartbeat_deadline();
+        }
         self.heartbeat_enabled().then_some(self.next_heartbeat)
     }
 
     /// When the client gives up on its coordinator for lack of heartbeat answers, if active.
     pub fn client_session_deadline(&self) -> Option<SimTime> {
-        self.heartbeat_enabled()
+        // The consumer-protocol client has no session timer of its own (the coordinator's
+        // `group.consumer.session.timeout.ms` is the only one).
+        (self.kip848.is_none() && self.heartbeat_enabled())
             .then(|| self.last_heartbeat_ack + SimDuration::from_millis(self.cfg.session_timeout_ms))
     }
 
@@ -710,7 +740,11 @@ impl Consumer {
                 return;
             }
             let before = (self.outbox.len(), self.events.len(), self.app_key(), self.state);
-            self.heartbeat_thread(now);
+            if self.kip848.is_some() {
+                self.background_thread(now);
+            } else {
+                self.heartbeat_thread(now);
+            }
             self.application_thread(now, topics);
             if before == (self.outbox.len(), self.events.len(), self.app_key(), self.state) {
                 return;
@@ -742,7 +776,11 @@ impl Consumer {
             self.enter_poll(now);
         }
         if self.app == App::InPoll {
-            self.poll_step(now, topics);
+            if self.kip848.is_some() {
+                self.consumer_poll_step(now, topics);
+            } else {
+                self.poll_step(now, topics);
+            }
         }
     }
 
@@ -868,10 +906,12 @@ impl Consumer {
     }
 
     fn dispatch_response(&mut self, now: SimTime, correlation_id: i32, response: Response) {
-        if matches!(
-            response,
-            Response::ConsumerGroupHeartbeat(_) | Response::ConsumerGroupDescribe(_)
-        ) {
+        if self.kip848.is_none()
+            && matches!(
+                response,
+                Response::ConsumerGroupHeartbeat(_) | Response::ConsumerGroupDescribe(_)
+            )
+        {
             // The classic consumer never sends these APIs: whatever in-flight request shares the
             // correlation id is not what this answers.
             self.events.push_back(ClientEvent::ResponseIgnored {
@@ -922,8 +962,9 @@ impl Consumer {
             | Response::DescribeGroups(_)
             | Response::ListGroups(_)
             | Response::DeleteGroups(_) => {}
-            // Ignored above, before the in-flight lookup.
-            Response::ConsumerGroupHeartbeat(_) | Response::ConsumerGroupDescribe(_) => {}
+            Response::ConsumerGroupHeartbeat(r) => self.on_consumer_heartbeat_response(now, &f, r),
+            // A classic consumer ignored both above, before the in-flight lookup.
+            Response::ConsumerGroupDescribe(_) => {}
         }
     }
 
@@ -953,8 +994,11 @@ impl Consumer {
             | Api::DescribeGroups
             | Api::ListGroups
             | Api::DeleteGroups
-            | Api::ConsumerGroupHeartbeat
             | Api::ConsumerGroupDescribe => {
+                self.mark_coordinator_unknown(now, &why.to_string());
+            }
+            Api::ConsumerGroupHeartbeat => {
+                self.consumer_heartbeat_failed();
                 self.mark_coordinator_unknown(now, &why.to_string());
             }
             Api::OffsetCommit => {

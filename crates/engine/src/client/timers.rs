@@ -83,6 +83,18 @@ impl Consumer {
             }
         }
         let hb_paused = self.pause.as_ref().is_some_and(|p| p.heartbeats);
+        if let Some(state) = self.consumer_member_state() {
+            if hb_paused {
+                return;
+            }
+            if let Some(at) = self.consumer_heartbeat_deadline() {
+                f(ClientTimer::Heartbeat, at);
+            }
+            if state.is_active() && matches!(self.app, App::Processing(_)) {
+                f(ClientTimer::PollInterval, self.poll_deadline_raw());
+            }
+            return;
+        }
         if !hb_paused && self.heartbeat_enabled() {
             if !self.has_in_flight(Api::Heartbeat) {
                 f(ClientTimer::Heartbeat, self.next_heartbeat);

@@ -355,6 +355,16 @@ impl Coordinator {
     /// classic protocol never reads it. A change to a subscribed topic bumps the group epoch on the
     /// group's next heartbeat (reference §8.5).
     pub fn set_topic_metadata(&mut self, topics: BTreeMap<String, i32>) {
+        if topics != self.topics {
+            // Kafka's `onNewMetadataImage` expires the metadata of the groups subscribed to a
+            // changed topic (`requestMetadataRefresh`); the next heartbeat re-hashes it. Expiring
+            // every consumer group is the same: an unaffected group's hash does not change.
+            for g in self.groups.values_mut() {
+                if let Some(cg) = g.consumer.as_deref_mut() {
+                    cg.metadata_expired = true;
+                }
+            }
+        }
         self.topics = topics;
     }
 

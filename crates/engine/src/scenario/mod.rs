@@ -256,6 +256,10 @@ pub struct ConsumerSpec {
     /// `group.protocol`: `"classic"` (default) or `"consumer"` (KIP-848).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_protocol: Option<GroupProtocol>,
+    /// `group.remote.assignor` (consumer protocol only): `"uniform"` or `"range"`; unset, the
+    /// coordinator's default (the first of `group.consumer.assignors`, `uniform`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_assignor: Option<String>,
     /// `partition.assignment.strategy`, preferred first (default `["range", "cooperative-sticky"]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignors: Option<Vec<Strategy>>,
@@ -735,6 +739,9 @@ impl Scenario {
             };
         }
         pick!(group_protocol);
+        if let Some(a) = spec.server_assignor.clone().or_else(|| d.server_assignor.clone()) {
+            c.server_assignor = Some(a);
+        }
         pick!(assignors);
         pick!(session_timeout_ms);
         pick!(heartbeat_interval_ms);
@@ -1186,33 +1193,90 @@ impl Scenario {
                 vec![key("client_defaults"), key(f)]
             }
         };
-        if cfg.heartbeat_interval_ms >= cfg.session_timeout_ms {
-            ps.push(problem(
-                blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
-                format!(
-                    "heartbeat.interval.ms {} must be below session.timeout.ms {} (Kafka rejects it)",
-                    cfg.heartbeat_interval_ms, cfg.session_timeout_ms
+        let d = &self.client_defaults;
+        if cfg.group_protocol == GroupProtocol::Consumer {
+            // Kafka's client throws ConfigException for these under group.protocol=consumer
+            // (`CONSUMER_PROTOCOL_UNSUPPORTED_CONFIGS`): the coordinator assigns, and the session
+            // timeout and heartbeat interval are the broker's `group.consumer.*` settings.
+            let unsupported = [
+                (
+                    "assignors",
+                    "partition.assignment.strategy",
+                    c.assignors.is_some(),
+                    d.assignors.is_some(),
                 ),
-            ));
-        }
-        if cfg.heartbeat_interval_ms == 0 {
-            ps.push(problem(
-                blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
-                "must be positive",
-            ));
-        }
-        let st = cfg.session_timeout_ms;
-        if st < cc.group_min_session_timeout_ms.max(0) as u64
-            || st > cc.group_max_session_timeout_ms.max(0) as u64
-        {
-            ps.push(problem(
-                blame("session_timeout_ms", c.session_timeout_ms.is_some()),
-                format!(
-                    "session.timeout.ms {st} is outside the coordinator's [group.min.session.timeout.ms {}, \
-                     group.max.session.timeout.ms {}] (JoinGroup would fail with INVALID_SESSION_TIMEOUT)",
-                    cc.group_min_session_timeout_ms, cc.group_max_session_timeout_ms
+                (
+                    "session_timeout_ms",
+                    "session.timeout.ms",
+                    c.session_timeout_ms.is_some(),
+                    d.session_timeout_ms.is_some(),
                 ),
-            ));
+                (
+                    "heartbeat_interval_ms",
+                    "heartbeat.interval.ms",
+                    c.heartbeat_interval_ms.is_some(),
+                    d.heartbeat_interval_ms.is_some(),
+                ),
+            ];
+            for (f, kafka, own, default) in unsupported {
+                if own || default {
+                    ps.push(problem(
+                        blame(f, own),
+                        format!(
+                            "{kafka} cannot be set when group.protocol=CONSUMER (Kafka's client rejects it: {})",
+                            match f {
+                                "assignors" => "the coordinator computes the assignment; use server_assignor",
+                                "session_timeout_ms" => "the session timeout is the coordinator's group_consumer_session_timeout_ms",
+                                _ => "the interval is the coordinator's group_consumer_heartbeat_interval_ms",
+                            }
+                        ),
+                    ));
+                }
+            }
+            if let Some(a) = &cfg.server_assignor {
+                if let Err(issue) = crate::client::check_name(a) {
+                    ps.push(problem(
+                        blame("server_assignor", c.server_assignor.is_some()),
+                        format!("{issue}"),
+                    ));
+                }
+            }
+        } else {
+            if cfg.server_assignor.is_some() {
+                ps.push(problem(
+                    blame("server_assignor", c.server_assignor.is_some()),
+                    "group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's client rejects it); \
+                     set group_protocol to \"consumer\", or use assignors",
+                ));
+            }
+            if cfg.heartbeat_interval_ms >= cfg.session_timeout_ms {
+                ps.push(problem(
+                    blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
+                    format!(
+                        "heartbeat.interval.ms {} must be below session.timeout.ms {} (Kafka rejects it)",
+                        cfg.heartbeat_interval_ms, cfg.session_timeout_ms
+                    ),
+                ));
+            }
+            if cfg.heartbeat_interval_ms == 0 {
+                ps.push(problem(
+                    blame("heartbeat_interval_ms", c.heartbeat_interval_ms.is_some()),
+                    "must be positive",
+                ));
+            }
+            let st = cfg.session_timeout_ms;
+            if st < cc.group_min_session_timeout_ms.max(0) as u64
+                || st > cc.group_max_session_timeout_ms.max(0) as u64
+            {
+                ps.push(problem(
+                    blame("session_timeout_ms", c.session_timeout_ms.is_some()),
+                    format!(
+                        "session.timeout.ms {st} is outside the coordinator's [group.min.session.timeout.ms {}, \
+                         group.max.session.timeout.ms {}] (JoinGroup would fail with INVALID_SESSION_TIMEOUT)",
+                        cc.group_min_session_timeout_ms, cc.group_max_session_timeout_ms
+                    ),
+                ));
+            }
         }
         if cfg.processing_ms == 0 {
             ps.push(problem(
@@ -1232,13 +1296,6 @@ impl Scenario {
             ps.push(problem(
                 blame("request_timeout_ms", c.request_timeout_ms.is_some()),
                 "must be positive (with 0 every request times out as soon as it is sent)",
-            ));
-        }
-        if cfg.group_protocol == GroupProtocol::Consumer {
-            // The coordinator side exists; the simulated client of the new protocol does not yet.
-            ps.push(problem(
-                blame("group_protocol", c.group_protocol.is_some()),
-                "\"consumer\" is not simulated yet for a consumer (raw ConsumerGroupHeartbeat requests work); use \"classic\"",
             ));
         }
         if cfg.max_poll_records == 0 {
@@ -1545,6 +1602,7 @@ impl Scenario {
             ("name", &c.name),
             ("client_id", &c.client_id),
             ("group_instance_id", &c.group_instance_id),
+            ("server_assignor", &c.server_assignor),
         ] {
             if let Some(v) = v {
                 name_at_most(ps, field(f), v, MAX_NAME_CHARS);

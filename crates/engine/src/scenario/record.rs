@@ -12,6 +12,9 @@ impl ConsumerSpec {
     /// A consumer's full settings, every field explicit, so that the entry does not depend on the
     /// scenario's `client_defaults`.
     pub fn from_config(c: &ConsumerConfig) -> Self {
+        // The consumer protocol refuses the classic-only settings (`assignors`, the session
+        // timeout and the heartbeat interval): they are left out for it.
+        let classic = c.group_protocol == GroupProtocol::Classic;
         Self {
             name: Some(c.name.clone()),
             start_ms: None,
@@ -19,10 +22,11 @@ impl ConsumerSpec {
             group_instance_id: c.group_instance_id.clone(),
             // Left out for the default, so that a classic session writes the file it always wrote.
             group_protocol: (c.group_protocol != GroupProtocol::Classic).then_some(c.group_protocol),
-            assignors: Some(c.assignors.clone()),
+            server_assignor: c.server_assignor.clone(),
+            assignors: classic.then(|| c.assignors.clone()),
             subscription: Some(c.subscription.clone()),
-            session_timeout_ms: Some(c.session_timeout_ms),
-            heartbeat_interval_ms: Some(c.heartbeat_interval_ms),
+            session_timeout_ms: classic.then_some(c.session_timeout_ms),
+            heartbeat_interval_ms: classic.then_some(c.heartbeat_interval_ms),
             max_poll_interval_ms: Some(c.max_poll_interval_ms),
             processing_ms: Some(c.processing_ms),
             max_poll_records: Some(c.max_poll_records),

@@ -545,6 +545,25 @@ impl Simulation {
 }
 
 fn settings_summary(c: &ConsumerConfig) -> String {
+    if c.group_protocol == crate::client::GroupProtocol::Consumer {
+        let mut s = format!(
+            "client.id {}, group.protocol consumer, subscribes to {}, group.remote.assignor {}, max.poll.interval {} ms, \
+             {} ms per batch, {}",
+            c.client_id,
+            c.subscription,
+            c.server_assignor.as_deref().unwrap_or("unset"),
+            c.max_poll_interval_ms,
+            c.processing_ms,
+            c.commit
+        );
+        if c.commit_in_revoke {
+            s.push_str(", commits in onPartitionsRevoked");
+        }
+        if let Some(i) = &c.group_instance_id {
+            s.push_str(&format!(", static member {i}"));
+        }
+        return s;
+    }
     let assignors: Vec<&str> = c.assignors.iter().map(|a| a.name()).collect();
     let mut s = format!(
         "client.id {}, subscribes to {}, assignors [{}], session {} ms, heartbeat {} ms, max.poll.interval {} ms, \

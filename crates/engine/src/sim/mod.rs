@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 pub use action::{Action, ActionError, ADMIN_CLIENT};
 pub use log::{NetworkEvent, SimEvent, SimEventKind, WorldEvent};
 pub use trace::{write_jsonl, write_text};
-pub use view::{ConsumerPartitionView, ConsumerView, PartitionView, TopicView};
+pub use view::{ConsumerPartitionView, ConsumerProtocolView, ConsumerView, PartitionView, TopicView};
 
 use crate::client::Consumer;
 use crate::cluster::{Cluster, ClusterConfig};

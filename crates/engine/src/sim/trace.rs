@@ -59,16 +59,40 @@ impl Simulation {
     /// A short summary of the final state, one line per fact (for the text trace).
     pub fn summary(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let g = self.group();
-        out.push(format!(
-            "group {}: {} generation {} protocol {:?}",
-            self.group_id,
-            g.group_state,
-            self.group_snapshot().map_or(-1, |s| s.generation_id),
-            g.protocol_data
-        ));
+        if let Some(cg) = self.consumer_group() {
+            out.push(format!(
+                "consumer group {}: {} group epoch {} assignment epoch {} assignor {}",
+                self.group_id,
+                cg.state.name(),
+                cg.group_epoch,
+                cg.assignment_epoch,
+                cg.assignor
+            ));
+        } else {
+            let g = self.group();
+            out.push(format!(
+                "group {}: {} generation {} protocol {:?}",
+                self.group_id,
+                g.group_state,
+                self.group_snapshot().map_or(-1, |s| s.generation_id),
+                g.protocol_data
+            ));
+        }
         for c in self.consumers() {
             let parts: Vec<String> = c.partitions.iter().map(|p| p.partition.to_string()).collect();
+            if let Some(cp) = &c.consumer_protocol {
+                out.push(format!(
+                    "consumer {}: {:?} {} epoch {} owns [{}], processed {}, duplicates {}",
+                    c.name,
+                    c.lifecycle,
+                    cp.state,
+                    cp.member_epoch,
+                    parts.join(", "),
+                    c.records_processed,
+                    c.duplicates
+                ));
+                continue;
+            }
             out.push(format!(
                 "consumer {}: {:?} {} gen {} owns [{}], processed {}, duplicates {}",
                 c.name,

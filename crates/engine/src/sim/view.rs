@@ -7,8 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{SimEvent, Simulation};
 use crate::assignor::{RebalanceProtocol, Strategy};
-use crate::client::{ClientState, Consumer, ConsumerConfig, Lifecycle, MemberState, Processing};
+use crate::client::{
+    ClientState, Consumer, ConsumerConfig, ConsumerMemberState, Lifecycle, MemberState, Processing,
+};
 use crate::cluster::{BrokerView, Cluster, OffsetsPartitionView};
+use crate::coordinator::consumer::ConsumerGroupView;
 use crate::coordinator::{Coordinator, GroupSnapshot};
 use crate::network::Message;
 use crate::protocol::{DescribedGroup, NodeId, TopicPartition};
@@ -74,6 +77,33 @@ pub struct ConsumerView {
     pub duplicates: u64,
     /// Its settings (the timeouts its countdown rings divide by, what the inspector lists).
     pub config: ConsumerConfig,
+    /// For a consumer-protocol (KIP-848) member: its member state, epoch and assignment. `None`
+    /// for a classic consumer (whose `member_state`, `generation` and `client_state` say it all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumer_protocol: Option<ConsumerProtocolView>,
+}
+
+/// What a UI draws for a consumer-protocol member, beyond the classic fields: Kafka's client
+/// member state, the member epoch, and the three partition sets of its reconciliation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerProtocolView {
+    /// Kafka's client member state (JOINING, RECONCILING, ACKNOWLEDGING, STABLE, FENCED, ...).
+    pub state: ConsumerMemberState,
+    /// The member epoch (0 while joining, -1 or -2 once it left).
+    pub member_epoch: i32,
+    /// The partitions it owns (also in `partitions`, with positions and lag).
+    pub assigned: Vec<TopicPartition>,
+    /// Owned partitions a reconciliation in progress is revoking (no longer fetched).
+    pub pending_revocation: Vec<TopicPartition>,
+    /// Partitions of the latest target it does not own yet (waiting for its next `poll()`, or for
+    /// the coordinator to release them).
+    pub pending_assignment: Vec<TopicPartition>,
+    /// The latest assignment the coordinator sent, if any.
+    pub target: Option<Vec<TopicPartition>>,
+    /// The heartbeat interval the coordinator returned (0 before the first answer).
+    pub heartbeat_interval_ms: u64,
+    /// `group.remote.assignor`, if set.
+    pub server_assignor: Option<String>,
 }
 
 /// One partition a consumer owns.
@@ -239,17 +269,29 @@ impl Simulation {
     /// Every consumer, as the UI draws it.
     pub fn consumers(&self) -> Vec<ConsumerView> {
         let snapshot = self.group_snapshot();
+        let consumer_group = self.consumer_group();
         let committed = self.committed_offsets();
         self.consumers
             .iter()
             .map(|slot| {
                 let c = &slot.consumer;
-                let session_deadline = snapshot.as_ref().and_then(|s| {
-                    s.members
-                        .iter()
-                        .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
-                        .and_then(|m| m.session_deadline.map(|(t, _)| t))
-                });
+                let session_deadline = snapshot
+                    .as_ref()
+                    .and_then(|s| {
+                        s.members
+                            .iter()
+                            .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
+                            .and_then(|m| m.session_deadline.map(|(t, _)| t))
+                    })
+                    .or_else(|| {
+                        // A consumer-protocol member's session is on the consumer group.
+                        consumer_group.as_ref().and_then(|g| {
+                            g.members
+                                .iter()
+                                .find(|m| m.member_id == c.member_id() && !c.member_id().is_empty())
+                                .and_then(|m| m.session_deadline)
+                        })
+                    });
                 let running = c.lifecycle().is_running();
                 ConsumerView {
                     name: c.name().to_owned(),
@@ -298,9 +340,18 @@ impl Simulation {
                     records_processed: c.records_processed(),
                     duplicates: slot.duplicates,
                     config: c.config().clone(),
+                    consumer_protocol: consumer_protocol_view(c),
                 }
             })
             .collect()
+    }
+
+    /// The group as the coordinator holds it if it is a consumer-protocol group: state, group
+    /// epoch, target assignment epoch, assignor, and every member's epoch, reconciliation state,
+    /// assigned / pending-revocation / target partitions and deadlines. `None` for a classic group
+    /// (see [`Simulation::group_snapshot`]).
+    pub fn consumer_group(&self) -> Option<ConsumerGroupView> {
+        self.coordinator().consumer_group_view(&self.group_id)
     }
 
     /// Every topic with its partitions and their owners.
@@ -367,4 +418,22 @@ impl Simulation {
             .is_some_and(|r| r.covers(upto))
             || upto <= 0
     }
+}
+
+/// The consumer-protocol part of a consumer's view.
+fn consumer_protocol_view(c: &Consumer) -> Option<ConsumerProtocolView> {
+    let state = c.consumer_member_state()?;
+    let target = c.target_assignment();
+    Some(ConsumerProtocolView {
+        state,
+        member_epoch: c.member_epoch().unwrap_or(0),
+        assigned: c.owned().iter().cloned().collect(),
+        pending_revocation: c.revoking().to_vec(),
+        pending_assignment: target
+            .map(|t| t.difference(c.owned()).cloned().collect())
+            .unwrap_or_default(),
+        target: target.map(|t| t.iter().cloned().collect()),
+        heartbeat_interval_ms: c.heartbeat_interval_ms().unwrap_or(0),
+        server_assignor: c.config().server_assignor.clone(),
+    })
 }

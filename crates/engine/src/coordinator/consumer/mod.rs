@@ -28,10 +28,12 @@ mod epochs;
 pub(crate) mod group;
 mod reconcile;
 mod state;
+mod view;
 
 pub use epochs::{PartitionEpochConflict, PartitionEpochs};
 pub use reconcile::{CurrentAssignment, CurrentAssignmentBuilder, UnknownMemberState};
 pub use state::{ConsumerGroupState, MemberState};
+pub use view::{ConsumerGroupMemberView, ConsumerGroupView};
 
 /// Partitions by topic: topic name → partition numbers. The shape of Kafka's
 /// `Map<Uuid, Set<Integer>>` assignments. In normal form no topic maps to an empty set; the
