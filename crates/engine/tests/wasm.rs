@@ -114,6 +114,7 @@ const LESSONS: &[(&str, &str, &str, &str)] = &[
     lesson!("13-eager-vs-cooperative"),
     lesson!("14-offsets-expire"),
     lesson!("15-coordinator-failover"),
+    lesson!("16-rebalance-storm"),
 ];
 
 fn run(name: &str, json: &str) -> Simulation {

@@ -15,6 +15,7 @@ pub(crate) struct BrokerClassic {
     unknown_joins: Regex,
     static_replaced: Regex,
     static_replaced_old: Regex,
+    static_new: Regex,
     assignment: Regex,
     left_scala: Regex,
     left_java: Regex,
@@ -33,6 +34,7 @@ impl BrokerClassic {
             unknown_joins: re(r"(?:Dynamic|Static) [Mm]ember with unknown member id joins group (\S+) in (?:state )?\w+(?: state)?\. Created a new member id (\S+?)(?: and | for )"),
             static_replaced: re(r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Replacing previously mapped member (\S+) with this groupInstanceId"),
             static_replaced_old: re(r"Static member Some\((\S+)\)(?: of group (\S+))? with unknown member id rejoins, assigning new member id (\S+), while old member(?: id)? (\S+) will be removed"),
+            static_new: re(r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Created a new member id (\S+?) (?:for this member and add|and added)"),
             assignment: re(r"Assignment received from leader (?:(\S+) )?for group (\S+) for generation (-?\d+)"),
             left_scala: re(r"Member MemberMetadata\(memberId=([^,]+), groupInstanceId=([^,]+), clientId=([^,]+), clientHost=[^,]*, sessionTimeoutMs=(\d+), rebalanceTimeoutMs=(\d+), supportedProtocols=List\(([^)]*)\)\) has left group (\S+) through explicit `LeaveGroup`(?: request)?(?:; client reason: (.*))?$"),
             left_java: re(r"\[Group(?:Id)? (\S+)\] (?:Dynamic )?[Mm]ember (\S+) has left group through explicit `LeaveGroup` request(?:; client reason: (.*))?$"),
@@ -90,6 +92,9 @@ impl BrokerClassic {
                     new_member: s(&c, 3),
                 },
             ));
+        }
+        if let Some(c) = self.static_new.captures(body) {
+            return Some((c[2].to_owned(), Fact::MemberIdGiven { member: c[3].to_owned() }));
         }
         if let Some(c) = self.unknown_joins.captures(body) {
             return Some((
