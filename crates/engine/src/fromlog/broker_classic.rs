@@ -94,13 +94,14 @@ impl BrokerClassic {
             ));
         }
         if let Some(c) = self.static_new.captures(body) {
-            return Some((c[2].to_owned(), Fact::MemberIdGiven { member: c[3].to_owned() }));
+            return Some((c[2].to_owned(), Fact::MemberIdGiven { member: c[3].to_owned(), instance: Some(c[1].to_owned()) }));
         }
         if let Some(c) = self.unknown_joins.captures(body) {
             return Some((
                 c[1].to_owned(),
                 Fact::MemberIdGiven {
                     member: c[2].trim_end_matches('.').to_owned(),
+                    instance: None,
                 },
             ));
         }

@@ -22,7 +22,7 @@ pub(crate) enum Fact {
     /// B3 / §3: a member removed after its session timeout.
     SessionExpired { member: String },
     /// B4: a new member id handed out.
-    MemberIdGiven { member: String },
+    MemberIdGiven { member: String, instance: Option<String> },
     /// B6: a static member's id replaced.
     StaticReplaced { instance: String, old_member: String, new_member: Option<String> },
     /// B5: the leader's SyncGroup.
@@ -220,7 +220,7 @@ pub(crate) fn member_prefix(member: &str) -> Option<&str> {
 fn member_of(fact: &Fact) -> Option<&str> {
     match fact {
         Fact::SessionExpired { member }
-        | Fact::MemberIdGiven { member }
+        | Fact::MemberIdGiven { member, .. }
         | Fact::Left { member, .. }
         | Fact::EpochJoin { member, .. }
         | Fact::EpochLeft { member, .. }
@@ -331,6 +331,10 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                 let (n, by_id) = name_of(m);
                 (n, by_id, None)
             }),
+            (_, Fact::MemberIdGiven { member, instance: Some(instance) }) => {
+                let (n, by_id) = name_of(member);
+                Some((n, by_id, Some(instance.clone())))
+            }
             (_, Fact::StaticReplaced { instance, old_member, .. }) => {
                 let (n, by_id) = name_of(old_member);
                 Some((n, by_id, Some(instance.clone())))
