@@ -3,7 +3,7 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, AlertBar, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
-    Header, HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
+    Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
     StageActions, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
@@ -190,6 +190,7 @@ pub fn App() -> Html {
                         <div class="app-col app-col-side">
                             if *settled {
                                 <LessonPanel />
+                                <ImportedPanel />
                                 <Inspector />
                                 <ConsumerList />
                                 <AddConsumerForm />

@@ -76,3 +76,22 @@ fn recognises_a_log_and_not_a_scenario() {
     )));
     assert!(!fromlog::looks_like_kafka_log("{\"version\": 1, \"end_ms\": 10}"));
 }
+
+#[test]
+fn classifies_what_a_user_pastes() {
+    use fromlog::{classify, TextKind};
+    assert_eq!(classify("  {\"version\": 1}"), TextKind::Json);
+    assert_eq!(classify("rb1.abc"), TextKind::ShareLink);
+    assert_eq!(classify(&format!("junk\n[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 1 (__consumer_offsets-3) with 1 members {GC}")), TextKind::KafkaLog);
+    // Reference §6.1 and §6.3.
+    assert_eq!(
+        classify("\nGROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\norders-app      orders          0          1042            1050            8               -               -               -\n"),
+        TextKind::ConsumerGroupsDescribe
+    );
+    assert_eq!(
+        classify("\nGROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\norders-app                broker-2.kafka:9092 (2)   range                Stable          2\n"),
+        TextKind::ConsumerGroupsDescribe
+    );
+    assert_eq!(classify("# consumer\nbootstrap.servers=localhost:9092\ngroup.id=orders-app\n"), TextKind::Properties);
+    assert_eq!(classify("hello world"), TextKind::Other);
+}

@@ -429,3 +429,50 @@ pub fn looks_like_kafka_log(text: &str) -> bool {
     }
     false
 }
+
+/// What a pasted or imported text is, so that an importer can say what to do with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextKind {
+    /// JSON (perhaps a scenario; the scenario parser says whether it is one).
+    Json,
+    /// A share link (`rb1.`, or an address with `#s=rb1.`).
+    ShareLink,
+    /// A Kafka broker or client log: replay it with [`from_text`].
+    KafkaLog,
+    /// The output of `kafka-consumer-groups.sh --describe` (offsets, `--members` or `--state`).
+    ConsumerGroupsDescribe,
+    /// The output of `kafka-topics.sh --describe`.
+    TopicsDescribe,
+    /// A Java properties file (`consumer.properties`: `key=value` lines).
+    Properties,
+    /// None of these.
+    Other,
+}
+
+/// Looks at the first lines of a text and says what it is (reference §6 for the describe
+/// headers, §1 for log lines).
+pub fn classify(text: &str) -> TextKind {
+    let head = line::prefix_of(text.trim_start_matches('\u{feff}').trim_start(), 1 << 16);
+    if head.starts_with('{') || head.starts_with('[') {
+        return TextKind::Json;
+    }
+    if head.starts_with("rb1.") || head.contains("#s=rb1.") {
+        return TextKind::ShareLink;
+    }
+    if looks_like_kafka_log(head) {
+        return TextKind::KafkaLog;
+    }
+    let lines: Vec<&str> = head.lines().map(str::trim).filter(|l| !l.is_empty()).take(50).collect();
+    let header = |words: &[&str]| lines.iter().any(|l| words.iter().all(|w| l.contains(w)));
+    if header(&["GROUP", "CONSUMER-ID"]) || header(&["COORDINATOR (ID)", "STATE"]) || header(&["TOPIC", "PARTITION", "CURRENT-OFFSET"]) {
+        return TextKind::ConsumerGroupsDescribe;
+    }
+    if lines.iter().any(|l| l.starts_with("Topic:") && l.contains("PartitionCount")) {
+        return TextKind::TopicsDescribe;
+    }
+    let props = lines.iter().filter(|l| !l.starts_with('#') && !l.starts_with('!')).collect::<Vec<_>>();
+    if !props.is_empty() && props.iter().all(|l| l.split_once('=').or_else(|| l.split_once(':')).is_some_and(|(k, _)| !k.trim().is_empty() && !k.trim().contains(' '))) {
+        return TextKind::Properties;
+    }
+    TextKind::Other
+}
