@@ -73,12 +73,12 @@ pub fn ImportedPanel() -> Html {
         let label = fill(t.line_label, &[("line", &line), ("time", &seconds(at))]);
         html! {
             <li key={i}>
-                <button type="button" class={classes!("log-line", is_current.then_some("is-current"))}
+                <button type="button" class={classes!("import-line", is_current.then_some("is-current"))}
                     aria-current={is_current.then_some("true")} {tabindex} title={label.clone()} {onclick}
                     data-at-ms={at.to_string()}>
-                    <span class="log-line-no">{ line }</span>
-                    <span class="log-line-time">{ seconds(at) }</span>
-                    <bdi class="log-line-text">{ m.text.clone() }</bdi>
+                    <span class="import-line-no">{ line }</span>
+                    <span class="import-line-time">{ seconds(at) }</span>
+                    <bdi class="import-line-text">{ m.text.clone() }</bdi>
                 </button>
             </li>
         }
@@ -93,7 +93,7 @@ pub fn ImportedPanel() -> Html {
             }
             if !imported.marks.is_empty() {
                 <h3 class="imported-lines-heading">{ t.lines_heading }</h3>
-                <ol class="log-lines" onkeydown={onkey}>{ for lines }</ol>
+                <ol class="import-lines" onkeydown={onkey}>{ for lines }</ol>
                 if more > 0 {
                     <p class="imported-more">{ fill(t.more_lines, &[("n", &more.to_string())]) }</p>
                 }

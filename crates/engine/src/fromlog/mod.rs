@@ -453,14 +453,15 @@ pub enum TextKind {
 /// headers, §1 for log lines).
 pub fn classify(text: &str) -> TextKind {
     let head = line::prefix_of(text.trim_start_matches('\u{feff}').trim_start(), 1 << 16);
-    if head.starts_with('{') || head.starts_with('[') {
-        return TextKind::Json;
-    }
     if head.starts_with("rb1.") || head.contains("#s=rb1.") {
         return TextKind::ShareLink;
     }
+    // (Before JSON: a log4j line starts with `[` too.)
     if looks_like_kafka_log(head) {
         return TextKind::KafkaLog;
+    }
+    if head.starts_with('{') || head.starts_with('[') {
+        return TextKind::Json;
     }
     let lines: Vec<&str> = head.lines().map(str::trim).filter(|l| !l.is_empty()).take(50).collect();
     let header = |words: &[&str]| lines.iter().any(|l| words.iter().all(|w| l.contains(w)));
