@@ -1050,7 +1050,10 @@ async fn a_pasted_log_replays_and_a_click_on_a_line_goes_to_its_moment() {
     yew::scheduler::flush().await;
     assert!(text_of(&root, ".timeline-value").starts_with("36.0 s /"), "{}", text_of(&root, ".timeline-value"));
     assert_eq!(text_of(&root, "button.import-line.is-current .import-line-no"), "33");
-    assert_eq!(all(&root, ".timeline-mark").len() > 10, true);
+    // The 56 lines fall into a few moments of the 82 s (one mark per 0.1% of the timeline): the
+    // joins near 0 s, generation 1 at 6 s, the rebalances at 36-39 s and 69-72 s.
+    let marks = all(&root, ".timeline-mark").len();
+    assert!((8..=56).contains(&marks), "{marks} marks");
     app.destroy();
     root.remove();
 }

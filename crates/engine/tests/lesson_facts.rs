@@ -359,3 +359,23 @@ fn l16_the_replayed_storm_is_poll_timeouts_not_session_expiries() {
         assert!(g.iter().any(|(t, n)| *n == want_gen && t.abs_diff(want_ms) < 500), "{g:?}");
     }
 }
+
+#[test]
+fn l17_the_admin_tools_see_the_rebalance_the_coordinator_is_in() {
+    use rebalance_engine::console::{self, KafkaVersion};
+    use rebalance_engine::{Session, SimTime};
+    let describe = |at: u64, extra: &str| {
+        let mut session = Session::new(scenario("17-admin-tools")).unwrap();
+        session.run_to(SimTime(at));
+        let line = format!("kafka-consumer-groups.sh --bootstrap-server localhost:9092 --describe --group orders-app {extra}");
+        console::run(&mut session, &console::split_words(&line).unwrap(), KafkaVersion::NEWEST)
+    };
+    // C joins at 40 s: the group rebalances (the tool warns on stderr, reference §6), then is
+    // Stable with three members; after everyone closed (70 s) and C's session expired, Empty.
+    let during = describe(41_000, "--state");
+    assert!(during.stdout.contains("PreparingRebalance") && during.stderr.contains("is rebalancing"), "{during:?}");
+    let after = describe(60_000, "--state");
+    assert!(after.stdout.contains("Stable") && after.stdout.trim_end().ends_with('3'), "{after:?}");
+    let empty = describe(200_000, "");
+    assert!(empty.stderr.contains("has no active members"), "{empty:?}");
+}
