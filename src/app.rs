@@ -3,8 +3,8 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, AlertBar, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
-    Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
-    StageActions, Timeline, Toolbar, TopicPanel,
+    Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar,
+    Stage, StageActions, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;

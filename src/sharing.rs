@@ -14,8 +14,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use rebalance_engine::client::{check_name, NameIssue};
-use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::fromlog::{self, TextKind};
+use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::{share, Scenario};
 
 use crate::i18n::{fill, Strings};
@@ -453,7 +453,11 @@ impl Imported {
     /// `line 12` or `b.log:12`, in the log's files.
     pub fn where_is(&self, m: &fromlog::LogMark) -> String {
         if self.files.len() > 1 {
-            format!("{}:{}", self.files.get(m.line.file).map_or("?", String::as_str), m.line.line)
+            format!(
+                "{}:{}",
+                self.files.get(m.line.file).map_or("?", String::as_str),
+                m.line.line
+            )
         } else {
             m.line.line.to_string()
         }
@@ -486,7 +490,9 @@ pub fn open_logs(files: &[(String, String)]) -> Result<(World, Imported), LogPro
         importer.begin_file(name);
         importer.push_text(text);
     }
-    let replay = importer.finish().map_err(|e| LogProblem::NoGroupLines(e.to_string()))?;
+    let replay = importer
+        .finish()
+        .map_err(|e| LogProblem::NoGroupLines(e.to_string()))?;
     if replay.consumer_protocol {
         return Err(LogProblem::ConsumerProtocol);
     }
@@ -508,5 +514,57 @@ pub fn explain_log_problem(s: &Strings, e: &LogProblem) -> String {
         LogProblem::NoGroupLines(why) => fill(t.no_group_lines, &[("why", why)]),
         LogProblem::ConsumerProtocol => t.consumer_protocol.to_owned(),
         LogProblem::Replay(why) => fill(s.share.err_replay, &[("why", why)]),
+    }
+}
+
+/// What a paste into "Import a log" opened.
+pub enum Opened {
+    /// A scenario (JSON) or a share link: the world, and its name and description.
+    Scenario(World, Imported),
+    /// A Kafka log's replay.
+    Log(World, Imported),
+}
+
+/// Why a paste opened nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PasteProblem {
+    /// It is something no importer reads (describe output, properties...), or a bad scenario.
+    NotAScenario(NotAScenario),
+    /// A log that does not replay.
+    Log(LogProblem),
+    /// A share link that does not open.
+    Link(OpenError),
+}
+
+/// Opens whatever was pasted: a Kafka log is replayed; a scenario (JSON) or a share link is
+/// opened as the scenario importer and the address bar would; anything else is named.
+pub fn open_paste(text: &str) -> Result<Opened, PasteProblem> {
+    match fromlog::classify(text) {
+        TextKind::Json => {
+            let world = open_file_checked(text.len() as f64, text).map_err(PasteProblem::NotAScenario)?;
+            let imported = Imported::of_scenario(&world, "scenario");
+            Ok(Opened::Scenario(world, imported))
+        }
+        TextKind::ShareLink => {
+            let world = open_link_checked(text.trim()).map_err(PasteProblem::Link)?;
+            let imported = Imported::of_scenario(&world, "link");
+            Ok(Opened::Scenario(world, imported))
+        }
+        TextKind::ConsumerGroupsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::Describe)),
+        TextKind::TopicsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::TopicsDescribe)),
+        TextKind::Properties => Err(PasteProblem::NotAScenario(NotAScenario::Properties)),
+        TextKind::KafkaLog | TextKind::Other => {
+            let (world, imported) = open_log(text, "pasted log").map_err(PasteProblem::Log)?;
+            Ok(Opened::Log(world, imported))
+        }
+    }
+}
+
+/// The reason a paste opened nothing, in the user's language.
+pub fn explain_paste_problem(s: &Strings, e: &PasteProblem) -> String {
+    match e {
+        PasteProblem::NotAScenario(e) => explain_not_a_scenario(s, e),
+        PasteProblem::Log(e) => explain_log_problem(s, e),
+        PasteProblem::Link(e) => explain_open_error(s, e),
     }
 }

@@ -68,7 +68,11 @@ pub fn ImportedPanel() -> Html {
         });
         let is_current = Some(i) == current;
         // One tab stop: the current line (or the first).
-        let tabindex = if is_current || (current.is_none() && i == 0) { "0" } else { "-1" };
+        let tabindex = if is_current || (current.is_none() && i == 0) {
+            "0"
+        } else {
+            "-1"
+        };
         let line = imported.where_is(m);
         let label = fill(t.line_label, &[("line", &line), ("time", &seconds(at))]);
         html! {

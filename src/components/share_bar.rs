@@ -25,7 +25,11 @@ enum Notice {
     Info(String),
     /// `what`: `file`, `link` or `log`; `log`: the file's text when it is a Kafka log, offered to
     /// the log importer.
-    Error { what: &'static str, why: String, log: Option<std::rc::Rc<(String, String)>> },
+    Error {
+        what: &'static str,
+        why: String,
+        log: Option<std::rc::Rc<(String, String)>>,
+    },
 }
 
 fn now_ms() -> f64 {
@@ -85,18 +89,36 @@ fn show_opened(
     ))));
 }
 
+/// Shows a log's replay (at t=0, paused) and says so.
+fn show_log(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    world: World,
+    imported: sharing::Imported,
+) {
+    let lines = imported.marks.len().to_string();
+    let name = imported.name.clone();
+    *pg.world.borrow_mut() = world;
+    pg.dispatch(Change::Pause);
+    pg.dispatch(Change::Select(None));
+    pg.dispatch(Change::Imported(Some(std::rc::Rc::new(imported))));
+    notice.set(Some(Notice::Info(fill(
+        s.import.replayed,
+        &[("name", &name), ("lines", &lines)],
+    ))));
+}
+
 /// Replays a log's text and shows it (at t=0, paused), or says why it cannot.
-fn open_log_text(pg: &PlaygroundContext, notice: &UseStateHandle<Option<Notice>>, s: &'static crate::i18n::Strings, text: &str, file: &str) {
+fn open_log_text(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    text: &str,
+    file: &str,
+) {
     match sharing::open_log(text, file) {
-        Ok((world, imported)) => {
-            let lines = imported.marks.len().to_string();
-            let name = imported.name.clone();
-            *pg.world.borrow_mut() = world;
-            pg.dispatch(Change::Pause);
-            pg.dispatch(Change::Select(None));
-            pg.dispatch(Change::Imported(Some(std::rc::Rc::new(imported))));
-            notice.set(Some(Notice::Info(fill(s.import.replayed, &[("name", &name), ("lines", &lines)]))));
-        }
+        Ok((world, imported)) => show_log(pg, notice, s, world, imported),
         Err(e) => notice.set(Some(Notice::Error {
             what: "log",
             why: sharing::explain_log_problem(s, &e),
@@ -262,7 +284,11 @@ pub fn ShareBar() -> Html {
             input.set_value("");
             let size = file.size();
             if let Err(why) = sharing::check_file_size(size) {
-                notice.set(Some(Notice::Error { what: "file", why, log: None }));
+                notice.set(Some(Notice::Error {
+                    what: "file",
+                    why,
+                    log: None,
+                }));
                 return;
             }
             let pg = pg.clone();
@@ -273,7 +299,11 @@ pub fn ShareBar() -> Html {
                     .ok()
                     .and_then(|v| v.as_string());
                 let Some(text) = text else {
-                    notice.set(Some(Notice::Error { what: "file", why: "the file could not be read as text".to_owned(), log: None }));
+                    notice.set(Some(Notice::Error {
+                        what: "file",
+                        why: "the file could not be read as text".to_owned(),
+                        log: None,
+                    }));
                     return;
                 };
                 match sharing::open_file_checked(size, &text) {
@@ -282,8 +312,13 @@ pub fn ShareBar() -> Html {
                         show_opened(&pg, &notice, t.imported, world, &file.name(), Some(shown))
                     }
                     Err(e) => {
-                        let log = (e == sharing::NotAScenario::KafkaLog).then(|| std::rc::Rc::new((text, file.name())));
-                        notice.set(Some(Notice::Error { what: "file", why: sharing::explain_not_a_scenario(s, &e), log }))
+                        let log = (e == sharing::NotAScenario::KafkaLog)
+                            .then(|| std::rc::Rc::new((text, file.name())));
+                        notice.set(Some(Notice::Error {
+                            what: "file",
+                            why: sharing::explain_not_a_scenario(s, &e),
+                            log,
+                        }))
                     }
                 }
             });
@@ -300,7 +335,24 @@ pub fn ShareBar() -> Html {
             let Some(area) = paste.cast::<web_sys::HtmlTextAreaElement>() else {
                 return;
             };
-            open_log_text(&pg, &notice, s, &area.value(), "pasted log");
+            // A log is replayed; a scenario or a link pasted here opens as it would elsewhere;
+            // describe output and the like are named, with what to do instead.
+            match sharing::open_paste(&area.value()) {
+                Ok(sharing::Opened::Log(world, imported)) => show_log(&pg, &notice, s, world, imported),
+                Ok(sharing::Opened::Scenario(world, imported)) => {
+                    let name = imported.name.clone();
+                    show_opened(&pg, &notice, t.imported, world, &name, Some(imported))
+                }
+                Err(e) => notice.set(Some(Notice::Error {
+                    what: if matches!(e, sharing::PasteProblem::Log(_)) {
+                        "log"
+                    } else {
+                        "file"
+                    },
+                    why: sharing::explain_paste_problem(s, &e),
+                    log: None,
+                })),
+            }
         })
     };
     let onlogfiles = {
@@ -319,7 +371,11 @@ pub fn ShareBar() -> Html {
             if total > sharing::MAX_LOG_BYTES {
                 notice.set(Some(Notice::Error {
                     what: "log",
-                    why: format!("the files are {} MB; logs are read up to {} MB.", crate::num::fixed(total / 1_048_576.0, 1), crate::num::fixed(sharing::MAX_LOG_BYTES / 1_048_576.0, 0)),
+                    why: format!(
+                        "the files are {} MB; logs are read up to {} MB.",
+                        crate::num::fixed(total / 1_048_576.0, 1),
+                        crate::num::fixed(sharing::MAX_LOG_BYTES / 1_048_576.0, 0)
+                    ),
                     log: None,
                 }));
                 return;
@@ -329,20 +385,19 @@ pub fn ShareBar() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let mut texts = Vec::new();
                 for f in &files {
-                    let text = wasm_bindgen_futures::JsFuture::from(f.text()).await.ok().and_then(|v| v.as_string());
+                    let text = wasm_bindgen_futures::JsFuture::from(f.text())
+                        .await
+                        .ok()
+                        .and_then(|v| v.as_string());
                     texts.push((f.name(), text.unwrap_or_default()));
                 }
                 match sharing::open_logs(&texts) {
-                    Ok((world, imported)) => {
-                        let lines = imported.marks.len().to_string();
-                        let name = imported.name.clone();
-                        *pg.world.borrow_mut() = world;
-                        pg.dispatch(Change::Pause);
-                        pg.dispatch(Change::Select(None));
-                        pg.dispatch(Change::Imported(Some(std::rc::Rc::new(imported))));
-                        notice.set(Some(Notice::Info(fill(s.import.replayed, &[("name", &name), ("lines", &lines)]))));
-                    }
-                    Err(e) => notice.set(Some(Notice::Error { what: "log", why: sharing::explain_log_problem(s, &e), log: None })),
+                    Ok((world, imported)) => show_log(&pg, &notice, s, world, imported),
+                    Err(e) => notice.set(Some(Notice::Error {
+                        what: "log",
+                        why: sharing::explain_log_problem(s, &e),
+                        log: None,
+                    })),
                 }
             });
         })

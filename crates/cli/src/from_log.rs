@@ -36,7 +36,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         return usage("missing FILE (a broker or client log; several may be given)");
     }
     if files.len() > MAX_FILES {
-        return usage(&format!("{} files is more than the limit ({MAX_FILES})", files.len()));
+        return usage(&format!(
+            "{} files is more than the limit ({MAX_FILES})",
+            files.len()
+        ));
     }
     let mut importer = Importer::new();
     for f in &files {
@@ -73,7 +76,11 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     let _ = writeln!(err, "assumed:");
     for a in &replay.assumptions {
         let lines: Vec<String> = a.lines.iter().map(|l| replay.where_is(*l)).collect();
-        let at = if lines.is_empty() { String::new() } else { format!(" ({})", lines.join(", ")) };
+        let at = if lines.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", lines.join(", "))
+        };
         let _ = writeln!(err, "  - {}{at}", a.text);
     }
     let json = replay.scenario_json();
@@ -82,7 +89,9 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         None if do_check => Ok(()),
         None => {
             let mut o = std::io::stdout().lock();
-            o.write_all(json.as_bytes()).and_then(|()| o.flush()).map_err(|e| format!("cannot write the scenario: {e}"))
+            o.write_all(json.as_bytes())
+                .and_then(|()| o.flush())
+                .map_err(|e| format!("cannot write the scenario: {e}"))
         }
     };
     if let Err(msg) = written {
@@ -161,4 +170,3 @@ fn finish_line(importer: &mut Importer, line: &mut Vec<u8>, too_long: &mut bool)
     line.clear();
     *too_long = false;
 }
-

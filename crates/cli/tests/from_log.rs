@@ -39,7 +39,10 @@ fn replay(name: &str, files: &[&str]) -> serde_json::Value {
     let check_err: Vec<&str> = err.lines().filter(|l| l.contains("--check")).collect();
     golden(
         &format!("{name}.check.txt"),
-        &format!("--- stdout\n{out}--- stderr (--check)\n{}\n--- exit {code}\n", check_err.join("\n")),
+        &format!(
+            "--- stdout\n{out}--- stderr (--check)\n{}\n--- exit {code}\n",
+            check_err.join("\n")
+        ),
     );
     serde_json::from_str(&read(&format!("{name}.json"))).unwrap()
 }
@@ -86,7 +89,10 @@ fn kafka_2_4_broker_only() {
 fn kafka_3_6_client_only_two_files() {
     let s = replay(
         "kafka-3.6-clients",
-        &[&format!("{LOGS}/kafka-3.6-client-a.log"), &format!("{LOGS}/kafka-3.6-client-b.log")],
+        &[
+            &format!("{LOGS}/kafka-3.6-client-a.log"),
+            &format!("{LOGS}/kafka-3.6-client-b.log"),
+        ],
     );
     assert_eq!(s["group_id"], "search");
     assert_eq!(s["client_defaults"]["assignors"][0], "cooperative-sticky");
@@ -105,12 +111,18 @@ fn kafka_3_9_interleaved_storm() {
     assert_eq!(b["max_poll_interval_ms"], 30_000);
     assert!(b["processing_ms"].as_u64().unwrap() > 30_000);
     let (_, out, _) = run_command("from-log", &["lessons/16-rebalance-storm.log", "--check"]);
-    assert!(out.contains(" 0 difference(s)"), "the storm replays as logged:\n{out}");
+    assert!(
+        out.contains(" 0 difference(s)"),
+        "the storm replays as logged:\n{out}"
+    );
 }
 
 #[test]
 fn kafka_4_0_java_coordinator_static_members() {
-    let s = replay("kafka-4.0-classic-static", &[&format!("{LOGS}/kafka-4.0-classic-static.log")]);
+    let s = replay(
+        "kafka-4.0-classic-static",
+        &[&format!("{LOGS}/kafka-4.0-classic-static.log")],
+    );
     assert_eq!(consumer(&s, "pay-1")["group_instance_id"], "pay-1");
     assert_eq!(consumer(&s, "pay-2")["group_instance_id"], "pay-2");
     assert_eq!(actions_of(&s, "pay-1"), ["kill", "restart"]);
@@ -119,7 +131,10 @@ fn kafka_4_0_java_coordinator_static_members() {
 
 #[test]
 fn kafka_4_1_consumer_protocol() {
-    let s = replay("kafka-4.1-consumer-protocol", &[&format!("{LOGS}/kafka-4.1-consumer-protocol.log")]);
+    let s = replay(
+        "kafka-4.1-consumer-protocol",
+        &[&format!("{LOGS}/kafka-4.1-consumer-protocol.log")],
+    );
     for c in s["consumers"].as_array().unwrap() {
         assert_eq!(c["group_protocol"], "consumer", "{c}");
     }
@@ -132,13 +147,20 @@ fn kafka_4_1_consumer_protocol() {
 fn the_lesson_scenario_is_the_replay_of_its_log() {
     let (code, out, err) = run_command("from-log", &["lessons/16-rebalance-storm.log"]);
     assert_eq!(code, 0, "{err}");
-    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lessons/16-rebalance-storm.json")).unwrap();
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../lessons/16-rebalance-storm.json"
+    ))
+    .unwrap();
     let got: serde_json::Value = serde_json::from_str(&out).unwrap();
     let mut want: serde_json::Value = serde_json::from_str(&shipped).unwrap();
     // The lesson has its own title and description; everything else is the replay's.
     want["name"] = got["name"].clone();
     want["description"] = got["description"].clone();
-    assert_eq!(got, want, "lessons/16-rebalance-storm.json is not `from-log lessons/16-rebalance-storm.log`");
+    assert_eq!(
+        got, want,
+        "lessons/16-rebalance-storm.json is not `from-log lessons/16-rebalance-storm.log`"
+    );
 }
 
 // ============================================================================ hostile inputs
@@ -157,12 +179,21 @@ fn from_log(path: &std::path::Path) -> (i32, String, String) {
 
 #[test]
 fn a_log_without_group_lines_says_so() {
-    let p = temp("none.log", b"[2024-05-01 10:00:00,000] INFO [KafkaServer id=1] started (kafka.server.KafkaServer)\nhello\n");
+    let p = temp(
+        "none.log",
+        b"[2024-05-01 10:00:00,000] INFO [KafkaServer id=1] started (kafka.server.KafkaServer)\nhello\n",
+    );
     let (code, out, err) = from_log(&p);
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.contains("no consumer-group lines in 2 line(s) (2 skipped"), "{err}");
-    assert!(err.contains("Preparing to rebalance group"), "it says what it looks for: {err}");
+    assert!(
+        err.contains("no consumer-group lines in 2 line(s) (2 skipped"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Preparing to rebalance group"),
+        "it says what it looks for: {err}"
+    );
 }
 
 #[test]
@@ -196,7 +227,10 @@ fn contradictory_lines_are_replayed_and_named() {
     let (code, out, err) = from_log(&temp("contradictory.log", text.as_bytes()));
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("the log contradicts itself: generation 3 stabilises after generation 5; the replay follows the lines in time order (line 1, line 2)"), "{err}");
-    assert!(out.contains("\"type\": \"kill\""), "the member that failed died: {out}");
+    assert!(
+        out.contains("\"type\": \"kill\""),
+        "the member that failed died: {out}"
+    );
 }
 
 #[test]

@@ -18,7 +18,11 @@ fn kafka_2_0_forms_without_state_or_reason() {
     let ms: Vec<&Milestone> = r.milestones.iter().map(|(_, _, m)| m).collect();
     assert_eq!(
         ms,
-        [&Milestone::State("PreparingRebalance".into()), &Milestone::Generation(1), &Milestone::State("CompletingRebalance".into())]
+        [
+            &Milestone::State("PreparingRebalance".into()),
+            &Milestone::Generation(1),
+            &Milestone::State("CompletingRebalance".into())
+        ]
     );
     assert_eq!(r.milestones[1].0, 3_000);
 }
@@ -28,8 +32,14 @@ fn java_coordinator_lines_end_with_a_period() {
     let text = "[2025-09-01 10:05:12,407] INFO [GroupCoordinator id=2 topic=__consumer_offsets partition=5] Preparing to rebalance group orders-app in state PreparingRebalance with old generation 1 (reason: Adding new member consumer-orders-app-2-0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b with group instance id null; client reason: need to re-join with the given member-id: consumer-orders-app-2-0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b). (org.apache.kafka.coordinator.group.GroupMetadataManager)\n";
     let r = fromlog::from_text(text).unwrap();
     assert_eq!(r.scenario.consumers.len(), 1);
-    assert_eq!(r.scenario.consumers[0].name.as_deref(), Some("consumer-orders-app-2"));
-    assert_eq!(r.scenario.consumers[0].group_instance_id, None, "`null` is no instance id");
+    assert_eq!(
+        r.scenario.consumers[0].name.as_deref(),
+        Some("consumer-orders-app-2")
+    );
+    assert_eq!(
+        r.scenario.consumers[0].group_instance_id, None,
+        "`null` is no instance id"
+    );
 }
 
 #[test]
@@ -42,7 +52,10 @@ a line of some other logger
 ";
     let r = fromlog::from_text(text).unwrap();
     assert_eq!(r.stats.recognised, 2);
-    assert_eq!(r.stats.skipped, 2, "the other logger's line and the empty last line");
+    assert_eq!(
+        r.stats.skipped, 2,
+        "the other logger's line and the empty last line"
+    );
     assert_eq!(r.scenario.consumers[0].name.as_deref(), Some("c1"));
 }
 
@@ -58,7 +71,9 @@ fn memory_stays_bounded_on_a_large_input() {
             k + 1
         );
         i.push_line(&line);
-        i.push_line("[2024-05-01 10:00:00,000] INFO [ReplicaManager broker=1] noise (kafka.server.ReplicaManager)");
+        i.push_line(
+            "[2024-05-01 10:00:00,000] INFO [ReplicaManager broker=1] noise (kafka.server.ReplicaManager)",
+        );
         assert!(i.kept() <= MAX_ENTRIES);
     }
     assert_eq!(i.kept(), MAX_ENTRIES);
@@ -66,7 +81,10 @@ fn memory_stays_bounded_on_a_large_input() {
     assert_eq!(r.stats.lines, 2 * n);
     assert_eq!(r.stats.over_limit, n - MAX_ENTRIES as u64);
     assert!(r.marks.len() <= MAX_ENTRIES);
-    assert!(r.assumptions.iter().any(|a| a.text.contains("only the first 20000 group lines are replayed")));
+    assert!(r
+        .assumptions
+        .iter()
+        .any(|a| a.text.contains("only the first 20000 group lines are replayed")));
 }
 
 #[test]
@@ -92,6 +110,9 @@ fn classifies_what_a_user_pastes() {
         classify("\nGROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\norders-app                broker-2.kafka:9092 (2)   range                Stable          2\n"),
         TextKind::ConsumerGroupsDescribe
     );
-    assert_eq!(classify("# consumer\nbootstrap.servers=localhost:9092\ngroup.id=orders-app\n"), TextKind::Properties);
+    assert_eq!(
+        classify("# consumer\nbootstrap.servers=localhost:9092\ngroup.id=orders-app\n"),
+        TextKind::Properties
+    );
     assert_eq!(classify("hello world"), TextKind::Other);
 }

@@ -105,7 +105,11 @@ fn every_lesson_resolves_and_matches_its_golden() {
             "{name}: every lesson asks at least one question"
         );
         let sim = run_to_end(&scenario);
-        check_golden("golden_lessons", &name, &golden_text(&scenario, &sim, &lesson, &steps));
+        check_golden(
+            "golden_lessons",
+            &name,
+            &golden_text(&scenario, &sim, &lesson, &steps),
+        );
     }
 }
 

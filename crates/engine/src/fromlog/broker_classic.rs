@@ -27,17 +27,35 @@ impl BrokerClassic {
     pub(crate) fn new() -> Self {
         let re = |p: &str| Regex::new(p).expect("a constant pattern");
         Self {
-            preparing: re(r"Preparing to rebalance group (\S+)(?: in state (\w+))? with old generation (-?\d+)(?: \(__consumer_offsets-\d+\))?(?: \(reason: (.*)\))?\.?$"),
-            stabilized: re(r"Stabilized group (\S+) generation (-?\d+)(?: \(__consumer_offsets-\d+\))?(?: with (\d+) members)?"),
+            preparing: re(
+                r"Preparing to rebalance group (\S+)(?: in state (\w+))? with old generation (-?\d+)(?: \(__consumer_offsets-\d+\))?(?: \(reason: (.*)\))?\.?$",
+            ),
+            stabilized: re(
+                r"Stabilized group (\S+) generation (-?\d+)(?: \(__consumer_offsets-\d+\))?(?: with (\d+) members)?",
+            ),
             empty: re(r"Group (\S+) with generation (-?\d+) is now empty"),
             failed: re(r"Member (\S+) in group (\S+) has failed, removing it from the group"),
-            unknown_joins: re(r"(?:Dynamic|Static) [Mm]ember with unknown member id joins group (\S+) in (?:state )?\w+(?: state)?\. Created a new member id (\S+?)(?: and | for )"),
-            static_replaced: re(r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Replacing previously mapped member (\S+) with this groupInstanceId"),
-            static_replaced_old: re(r"Static member Some\((\S+)\)(?: of group (\S+))? with unknown member id rejoins, assigning new member id (\S+), while old member(?: id)? (\S+) will be removed"),
-            static_new: re(r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Created a new member id (\S+?) (?:for this member and add|and added)"),
-            assignment: re(r"Assignment received from leader (?:(\S+) )?for group (\S+) for generation (-?\d+)"),
-            left_scala: re(r"Member MemberMetadata\(memberId=([^,]+), groupInstanceId=([^,]+), clientId=([^,]+), clientHost=[^,]*, sessionTimeoutMs=(\d+), rebalanceTimeoutMs=(\d+), supportedProtocols=List\(([^)]*)\)\) has left group (\S+) through explicit `LeaveGroup`(?: request)?(?:; client reason: (.*))?$"),
-            left_java: re(r"\[Group(?:Id)? (\S+)\] (?:Dynamic )?[Mm]ember (\S+) has left group through explicit `LeaveGroup` request(?:; client reason: (.*))?$"),
+            unknown_joins: re(
+                r"(?:Dynamic|Static) [Mm]ember with unknown member id joins group (\S+) in (?:state )?\w+(?: state)?\. Created a new member id (\S+?)(?: and | for )",
+            ),
+            static_replaced: re(
+                r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Replacing previously mapped member (\S+) with this groupInstanceId",
+            ),
+            static_replaced_old: re(
+                r"Static member Some\((\S+)\)(?: of group (\S+))? with unknown member id rejoins, assigning new member id (\S+), while old member(?: id)? (\S+) will be removed",
+            ),
+            static_new: re(
+                r"Static member with groupInstanceId=(\S+) and unknown member id joins group (\S+) in \w+ state\. Created a new member id (\S+?) (?:for this member and add|and added)",
+            ),
+            assignment: re(
+                r"Assignment received from leader (?:(\S+) )?for group (\S+) for generation (-?\d+)",
+            ),
+            left_scala: re(
+                r"Member MemberMetadata\(memberId=([^,]+), groupInstanceId=([^,]+), clientId=([^,]+), clientHost=[^,]*, sessionTimeoutMs=(\d+), rebalanceTimeoutMs=(\d+), supportedProtocols=List\(([^)]*)\)\) has left group (\S+) through explicit `LeaveGroup`(?: request)?(?:; client reason: (.*))?$",
+            ),
+            left_java: re(
+                r"\[Group(?:Id)? (\S+)\] (?:Dynamic )?[Mm]ember (\S+) has left group through explicit `LeaveGroup` request(?:; client reason: (.*))?$",
+            ),
             dead: re(r"Group (\S+) transitioned to Dead in generation (-?\d+)"),
             no_rejoin: re(r"Group (\S+) could not complete rebalance because no members rejoined"),
         }
@@ -71,7 +89,12 @@ impl BrokerClassic {
             return Some((c[1].to_owned(), Fact::Empty { generation: n(&c, 2) }));
         }
         if let Some(c) = self.failed.captures(body) {
-            return Some((c[2].to_owned(), Fact::SessionExpired { member: c[1].to_owned() }));
+            return Some((
+                c[2].to_owned(),
+                Fact::SessionExpired {
+                    member: c[1].to_owned(),
+                },
+            ));
         }
         if let Some(c) = self.static_replaced.captures(body) {
             return Some((
@@ -94,7 +117,13 @@ impl BrokerClassic {
             ));
         }
         if let Some(c) = self.static_new.captures(body) {
-            return Some((c[2].to_owned(), Fact::MemberIdGiven { member: c[3].to_owned(), instance: Some(c[1].to_owned()) }));
+            return Some((
+                c[2].to_owned(),
+                Fact::MemberIdGiven {
+                    member: c[3].to_owned(),
+                    instance: Some(c[1].to_owned()),
+                },
+            ));
         }
         if let Some(c) = self.unknown_joins.captures(body) {
             return Some((
@@ -124,7 +153,11 @@ impl BrokerClassic {
                     instance,
                     session_timeout_ms: Some(n(&c, 4) as u64),
                     rebalance_timeout_ms: Some(n(&c, 5) as u64),
-                    protocols: c[6].split(", ").filter(|p| !p.is_empty()).map(str::to_owned).collect(),
+                    protocols: c[6]
+                        .split(", ")
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
                     reason: s(&c, 8),
                 },
             ));

@@ -24,13 +24,23 @@ impl BrokerConsumer {
         Self {
             group: re(r"^\[GroupId (\S+)\] (.*)$"),
             joins: re(r"^Member (\S+) joins the consumer group using the (\w+) protocol"),
-            static_joins: re(r"^Static member (\S+) with instance id (\S+) joins the consumer group using the (\w+) protocol"),
-            static_rejoins: re(r"^Static member with instance id (\S+) re-joins the consumer group using the (\w+) protocol\. Created a new member (\S+) to replace the existing member (\S+?)\.?$"),
+            static_joins: re(
+                r"^Static member (\S+) with instance id (\S+) joins the consumer group using the (\w+) protocol",
+            ),
+            static_rejoins: re(
+                r"^Static member with instance id (\S+) re-joins the consumer group using the (\w+) protocol\. Created a new member (\S+) to replace the existing member (\S+?)\.?$",
+            ),
             bumped: re(r"^Bumped group epoch to (-?\d+)"),
             target: re(r"^Computed a new target assignment for epoch (-?\d+) with '([^']*)' assignor"),
-            left: re(r"^(?:Static [Mm]ember (\S+) with instance id (\S+)|Member (\S+)) (temporarily )?left the consumer group"),
-            session: re(r"^Member (\S+) fenced from the group because (?:the member session expired|its session expired)"),
-            revocation: re(r"^Member (\S+) fenced from the group because it failed to (?:transition from epoch -?\d+|revoke partitions) within (\d+)ms"),
+            left: re(
+                r"^(?:Static [Mm]ember (\S+) with instance id (\S+)|Member (\S+)) (temporarily )?left the consumer group",
+            ),
+            session: re(
+                r"^Member (\S+) fenced from the group because (?:the member session expired|its session expired)",
+            ),
+            revocation: re(
+                r"^Member (\S+) fenced from the group because it failed to (?:transition from epoch -?\d+|revoke partitions) within (\d+)ms",
+            ),
         }
     }
 
@@ -72,11 +82,16 @@ impl BrokerConsumer {
             }
         } else if let Some(c) = self.left.captures(rest) {
             Fact::EpochLeft {
-                member: c.get(1).or(c.get(3)).map_or_else(String::new, |m| m.as_str().to_owned()),
+                member: c
+                    .get(1)
+                    .or(c.get(3))
+                    .map_or_else(String::new, |m| m.as_str().to_owned()),
                 temporarily: c.get(4).is_some(),
             }
         } else if let Some(c) = self.session.captures(rest) {
-            Fact::SessionExpired { member: c[1].to_owned() }
+            Fact::SessionExpired {
+                member: c[1].to_owned(),
+            }
         } else if let Some(c) = self.revocation.captures(rest) {
             Fact::RevocationTimeout {
                 member: c[1].to_owned(),

@@ -38,7 +38,8 @@ pub struct Check {
 /// Runs the replay's scenario and compares. `Err` when the scenario cannot run (the message says
 /// why, e.g. a consumer-protocol group before that client exists).
 pub fn check(replay: &Replay) -> Result<Check, String> {
-    let mut session = Session::new(replay.scenario.clone()).map_err(|e| format!("the replay cannot run: {e}"))?;
+    let mut session =
+        Session::new(replay.scenario.clone()).map_err(|e| format!("the replay cannot run: {e}"))?;
     session.run_to(SimTime(replay.scenario.end_ms));
     let group = replay.scenario.group_id.as_str();
     let mut sim: Vec<(u64, Milestone)> = Vec::new();
@@ -57,7 +58,12 @@ pub fn check(replay: &Replay) -> Result<Check, String> {
     }
     // The log's classic group lines never say Stable and CompletingRebalance apart from the
     // generation line, so the simulation's CompletingRebalance is kept only if the log has it.
-    let log_kinds = |m: &Milestone| replay.milestones.iter().any(|(_, _, x)| std::mem::discriminant(x) == std::mem::discriminant(m) && (!matches!(m, Milestone::State(_)) || x == m));
+    let log_kinds = |m: &Milestone| {
+        replay.milestones.iter().any(|(_, _, x)| {
+            std::mem::discriminant(x) == std::mem::discriminant(m)
+                && (!matches!(m, Milestone::State(_)) || x == m)
+        })
+    };
     sim.retain(|(_, m)| log_kinds(m));
     let mut rows = Vec::new();
     let mut next = 0usize;
@@ -156,12 +162,26 @@ pub fn render(replay: &Replay, check: &Check) -> String {
                 Some(t) => format!("{:>9}  {}", secs(t), r.what),
                 None => format!("{:>9}", "-"),
             };
-            let note = if r.note.is_empty() { "same".to_owned() } else { r.note.clone() };
+            let note = if r.note.is_empty() {
+                "same".to_owned()
+            } else {
+                r.note.clone()
+            };
             [left, right, note]
         })
         .collect();
-    let w0 = cells.iter().map(|c| c[0].chars().count()).max().unwrap_or(0).max(3);
-    let w1 = cells.iter().map(|c| c[1].chars().count()).max().unwrap_or(0).max(10);
+    let w0 = cells
+        .iter()
+        .map(|c| c[0].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let w1 = cells
+        .iter()
+        .map(|c| c[1].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     let mut out = format!("{:<w0$} | {:<w1$} | difference\n", "log", "simulation");
     for [l, r, n] in &cells {
         out.push_str(&format!("{l:<w0$} | {r:<w1$} | {n}\n"));

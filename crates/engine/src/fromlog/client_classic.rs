@@ -33,8 +33,12 @@ impl ClientClassic {
             discovered: re(r"^Discovered group coordinator (\S+) \(id: (-?\d+)"),
             joining: re(r"^\(Re-\)joining group"),
             rejoin: re(r"^Request joining group due to: (.*)$"),
-            joined: re(r"^Successfully joined group with generation (?:Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}|(-?\d+))"),
-            synced: re(r"^Successfully synced group in generation (?:Generation\{generationId=(-?\d+)|(-?\d+))"),
+            joined: re(
+                r"^Successfully joined group with generation (?:Generation\{generationId=(-?\d+), memberId='([^']*)', protocol='([^']*)'\}|(-?\d+))",
+            ),
+            synced: re(
+                r"^Successfully synced group in generation (?:Generation\{generationId=(-?\d+)|(-?\d+))",
+            ),
             finished: re(r"^Finished assignment for group(?: at generation (-?\d+))?: \{(.*)\}"),
             assignment_entry: re(r"(\S+?)=Assignment\(partitions=\[([^\]]*)\]"),
             added: re(r"^(?:Adding|Setting) newly assigned partitions:? \[?([^\]]*)\]?$"),
@@ -51,7 +55,11 @@ impl ClientClassic {
         let n = |m: Option<regex_lite::Match<'_>>| m.and_then(|m| m.as_str().parse::<i64>().ok());
         if let Some(c) = self.subscribed.captures(body) {
             return Some(Fact::Subscribed {
-                topics: c[1].split(", ").map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).collect(),
+                topics: c[1]
+                    .split(", ")
+                    .map(|t| t.trim().to_owned())
+                    .filter(|t| !t.is_empty())
+                    .collect(),
             });
         }
         if let Some(c) = self.discovered.captures(body) {
@@ -117,7 +125,9 @@ impl ClientClassic {
             return Some(Fact::PollTimeout);
         }
         if let Some(c) = self.kicked.captures(body) {
-            return Some(Fact::Kicked { error: c[1].to_owned() });
+            return Some(Fact::Kicked {
+                error: c[1].to_owned(),
+            });
         }
         if self.kicked_old.is_match(body) {
             return Some(Fact::Kicked {
@@ -129,7 +139,9 @@ impl ClientClassic {
                 instance: c[1].to_owned(),
             });
         }
-        if body.starts_with("OffsetCommit failed with ") || body.starts_with("Commit cannot be completed since the group has already rebalanced") {
+        if body.starts_with("OffsetCommit failed with ")
+            || body.starts_with("Commit cannot be completed since the group has already rebalanced")
+        {
             return Some(Fact::CommitFailed);
         }
         None

@@ -18,7 +18,9 @@ impl ClientConsumer {
         let re = |p: &str| Regex::new(p).expect("a constant pattern");
         Self {
             transition: re(r"^Member (\S+) with epoch (-?\d+) transitioned from (\w+) to (\w+)\.?"),
-            fenced: re(r"ConsumerGroupHeartbeatRequest failed for member (\S+) because epoch (-?\d+) is fenced"),
+            fenced: re(
+                r"ConsumerGroupHeartbeatRequest failed for member (\S+) because epoch (-?\d+) is fenced",
+            ),
             unknown: re(r"ConsumerGroupHeartbeatRequest failed because member (\S+) is unknown"),
         }
     }

@@ -168,7 +168,10 @@ mod tests {
     fn log4j_default_pattern() {
         let p = Prefixes::new();
         let a = p.anatomy("[2024-05-01 10:05:15,409] INFO [GroupCoordinator 2]: Stabilized group orders-app generation 2 (__consumer_offsets-5) with 2 members (kafka.coordinator.group.GroupCoordinator)");
-        assert_eq!(a.body, "Stabilized group orders-app generation 2 (__consumer_offsets-5) with 2 members");
+        assert_eq!(
+            a.body,
+            "Stabilized group orders-app generation 2 (__consumer_offsets-5) with 2 members"
+        );
         assert_eq!(a.origin, Origin::Broker { broker: Some(2) });
         // 2024-05-01 is day 19844 since the epoch.
         assert_eq!(a.at_ms, Some(19_844 * 86_400_000 + 36_315_409));

@@ -21,9 +21,9 @@
 //! where it stopped), at most [`MAX_GROUPS`] group names are counted and [`crate::scenario::MAX_CONSUMERS`]
 //! consumers written.
 
-pub mod check;
 mod broker_classic;
 mod broker_consumer;
+pub mod check;
 mod client_classic;
 mod client_consumer;
 pub(crate) mod line;
@@ -274,7 +274,10 @@ impl Importer {
             return;
         }
         let text = text.trim_end_matches('\r');
-        let here = LineRef { file, line: self.line_no };
+        let here = LineRef {
+            file,
+            line: self.line_no,
+        };
         // Multi-line messages (C9, the 4.x reconciliation) continue on tab-indented lines.
         if text.starts_with('\t') || text.trim().is_empty() {
             self.stats.skipped += 1;
@@ -351,7 +354,9 @@ impl Importer {
     /// Rebuilds the story of the busiest group and writes its scenario.
     pub fn finish(mut self) -> Result<Replay, FromLogError> {
         if self.files.len() > MAX_FILES {
-            return Err(FromLogError::TooManyFiles { given: self.files.len() });
+            return Err(FromLogError::TooManyFiles {
+                given: self.files.len(),
+            });
         }
         // The busiest group (ties: the first by name).
         let Some(group) = self
@@ -463,16 +468,36 @@ pub fn classify(text: &str) -> TextKind {
     if head.starts_with('{') || head.starts_with('[') {
         return TextKind::Json;
     }
-    let lines: Vec<&str> = head.lines().map(str::trim).filter(|l| !l.is_empty()).take(50).collect();
+    let lines: Vec<&str> = head
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(50)
+        .collect();
     let header = |words: &[&str]| lines.iter().any(|l| words.iter().all(|w| l.contains(w)));
-    if header(&["GROUP", "CONSUMER-ID"]) || header(&["COORDINATOR (ID)", "STATE"]) || header(&["TOPIC", "PARTITION", "CURRENT-OFFSET"]) {
+    if header(&["GROUP", "CONSUMER-ID"])
+        || header(&["COORDINATOR (ID)", "STATE"])
+        || header(&["TOPIC", "PARTITION", "CURRENT-OFFSET"])
+    {
         return TextKind::ConsumerGroupsDescribe;
     }
-    if lines.iter().any(|l| l.starts_with("Topic:") && l.contains("PartitionCount")) {
+    if lines
+        .iter()
+        .any(|l| l.starts_with("Topic:") && l.contains("PartitionCount"))
+    {
         return TextKind::TopicsDescribe;
     }
-    let props = lines.iter().filter(|l| !l.starts_with('#') && !l.starts_with('!')).collect::<Vec<_>>();
-    if !props.is_empty() && props.iter().all(|l| l.split_once('=').or_else(|| l.split_once(':')).is_some_and(|(k, _)| !k.trim().is_empty() && !k.trim().contains(' '))) {
+    let props = lines
+        .iter()
+        .filter(|l| !l.starts_with('#') && !l.starts_with('!'))
+        .collect::<Vec<_>>();
+    if !props.is_empty()
+        && props.iter().all(|l| {
+            l.split_once('=')
+                .or_else(|| l.split_once(':'))
+                .is_some_and(|(k, _)| !k.trim().is_empty() && !k.trim().contains(' '))
+        })
+    {
         return TextKind::Properties;
     }
     TextKind::Other

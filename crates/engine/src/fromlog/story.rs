@@ -12,7 +12,10 @@ use super::LineRef;
 pub(crate) enum Fact {
     // ---------------------------------------------------------------- broker, classic (§2)
     /// B1: `Preparing to rebalance group G ... with old generation N ... (reason: R)`.
-    Preparing { old_generation: i64, reason: Option<String> },
+    Preparing {
+        old_generation: i64,
+        reason: Option<String>,
+    },
     /// B2: `Stabilized group G generation N ... with M members`.
     Stabilized { generation: i64, members: Option<i64> },
     /// B2: `Group G with generation N is now empty`.
@@ -22,9 +25,16 @@ pub(crate) enum Fact {
     /// B3 / §3: a member removed after its session timeout.
     SessionExpired { member: String },
     /// B4: a new member id handed out.
-    MemberIdGiven { member: String, instance: Option<String> },
+    MemberIdGiven {
+        member: String,
+        instance: Option<String>,
+    },
     /// B6: a static member's id replaced.
-    StaticReplaced { instance: String, old_member: String, new_member: Option<String> },
+    StaticReplaced {
+        instance: String,
+        old_member: String,
+        new_member: Option<String>,
+    },
     /// B5: the leader's SyncGroup.
     AssignmentReceived { leader: Option<String>, generation: i64 },
     /// B7: LeaveGroup.
@@ -41,7 +51,12 @@ pub(crate) enum Fact {
     Dead { generation: i64 },
     // ---------------------------------------------------------------- broker, KIP-848 (§3)
     /// A member joins (or a static member replaces another).
-    EpochJoin { member: String, instance: Option<String>, protocol: String, replaces: Option<String> },
+    EpochJoin {
+        member: String,
+        instance: Option<String>,
+        protocol: String,
+        replaces: Option<String>,
+    },
     /// `Bumped group epoch to N`.
     EpochBumped { epoch: i64 },
     /// `Computed a new target assignment for epoch N with 'A' assignor`.
@@ -62,11 +77,18 @@ pub(crate) enum Fact {
     /// C4.
     RejoinRequested { reason: String },
     /// C5.
-    Joined { generation: i64, member: Option<String>, protocol: Option<String> },
+    Joined {
+        generation: i64,
+        member: Option<String>,
+        protocol: Option<String>,
+    },
     /// C7.
     Synced { generation: i64 },
     /// C6: the leader's assignment.
-    LeaderAssigned { generation: Option<i64>, assignment: Vec<(String, Vec<String>)> },
+    LeaderAssigned {
+        generation: Option<i64>,
+        assignment: Vec<(String, Vec<String>)>,
+    },
     /// C10.
     Assigned { partitions: Vec<String> },
     /// C11.
@@ -84,7 +106,12 @@ pub(crate) enum Fact {
     /// C21 / the application's `CommitFailedException`.
     CommitFailed,
     /// §5: `Member M with epoch E transitioned from A to B`.
-    Transition { member: String, epoch: i64, from: String, to: String },
+    Transition {
+        member: String,
+        epoch: i64,
+        from: String,
+        to: String,
+    },
 }
 
 /// One recognised line.
@@ -112,7 +139,11 @@ pub(crate) enum Episode {
     /// It was removed after its session timeout (or fenced for failing to revoke).
     Silent { at: i64, line: LineRef, why: String },
     /// It left because of `max.poll.interval.ms`; `since` is when it last got an assignment.
-    PollTimeout { at: i64, line: LineRef, since: Option<(i64, LineRef)> },
+    PollTimeout {
+        at: i64,
+        line: LineRef,
+        since: Option<(i64, LineRef)>,
+    },
     /// It is seen again after a close or a silence.
     Back { at: i64, line: LineRef },
     /// A static member's new process replaced its old member id.
@@ -273,19 +304,31 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
     let mut member_client: BTreeMap<String, String> = BTreeMap::new();
     let mut instance_client: BTreeMap<String, String> = BTreeMap::new();
     for e in entries {
-        if let Origin::Client { client_id, instance_id, .. } = &e.origin {
+        if let Origin::Client {
+            client_id,
+            instance_id,
+            ..
+        } = &e.origin
+        {
             if let Some(i) = instance_id {
                 instance_client.insert(i.clone(), client_id.clone());
             }
             let m = match &e.fact {
-                Fact::Joined { member: Some(m), .. } | Fact::LeaveSent { member: m, .. } | Fact::Transition { member: m, .. } => Some(m),
+                Fact::Joined { member: Some(m), .. }
+                | Fact::LeaveSent { member: m, .. }
+                | Fact::Transition { member: m, .. } => Some(m),
                 _ => None,
             };
             if let Some(m) = m.filter(|m| !m.is_empty()) {
                 member_client.insert(m.clone(), client_id.clone());
             }
         }
-        if let Fact::Left { member, client_id: Some(c), .. } = &e.fact {
+        if let Fact::Left {
+            member,
+            client_id: Some(c),
+            ..
+        } = &e.fact
+        {
             member_client.insert(member.clone(), c.clone());
         }
     }
@@ -324,22 +367,46 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         let at = e.at;
         // Who the line is about.
         let who: Option<(String, bool, Option<String>)> = match (&e.origin, &e.fact) {
-            (Origin::Client { client_id, instance_id, .. }, _) if !client_id.is_empty() => {
-                Some((client_id.clone(), false, instance_id.clone()))
-            }
+            (
+                Origin::Client {
+                    client_id,
+                    instance_id,
+                    ..
+                },
+                _,
+            ) if !client_id.is_empty() => Some((client_id.clone(), false, instance_id.clone())),
             (_, Fact::Preparing { reason: Some(r), .. }) => reason_member(r).map(|(m, _)| {
                 let (n, by_id) = name_of(m);
                 (n, by_id, None)
             }),
-            (_, Fact::MemberIdGiven { member, instance: Some(instance) }) => {
+            (
+                _,
+                Fact::MemberIdGiven {
+                    member,
+                    instance: Some(instance),
+                },
+            ) => {
                 let (n, by_id) = name_of(member);
                 Some((n, by_id, Some(instance.clone())))
             }
-            (_, Fact::StaticReplaced { instance, old_member, .. }) => {
+            (
+                _,
+                Fact::StaticReplaced {
+                    instance, old_member, ..
+                },
+            ) => {
                 let (n, by_id) = name_of(old_member);
                 Some((n, by_id, Some(instance.clone())))
             }
-            (_, Fact::EpochJoin { member, instance, replaces, .. }) => {
+            (
+                _,
+                Fact::EpochJoin {
+                    member,
+                    instance,
+                    replaces,
+                    ..
+                },
+            ) => {
                 let (n, by_id) = name_of(replaces.as_deref().unwrap_or(member));
                 Some((n, by_id, instance.clone()))
             }
@@ -378,11 +445,15 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         });
         // Version hints.
         let hint = match (&e.fact, e.text.contains("(__consumer_offsets-")) {
-            (Fact::Preparing { .. } | Fact::Stabilized { .. }, true) => Some("Scala GroupCoordinator (Kafka ≤ 4.0)"),
+            (Fact::Preparing { .. } | Fact::Stabilized { .. }, true) => {
+                Some("Scala GroupCoordinator (Kafka ≤ 4.0)")
+            }
             (Fact::Preparing { .. } | Fact::Stabilized { .. }, false) if e.text.trim_end().ends_with('.') => {
                 Some("Java GroupMetadataManager (Kafka 3.7+ / 4.x)")
             }
-            (Fact::EpochJoin { .. } | Fact::EpochBumped { .. }, _) => Some("KIP-848 consumer protocol (Kafka 3.8+ / 4.x)"),
+            (Fact::EpochJoin { .. } | Fact::EpochBumped { .. }, _) => {
+                Some("KIP-848 consumer protocol (Kafka 3.8+ / 4.x)")
+            }
             (Fact::Joined { member: Some(_), .. }, _) => Some("client prints Generation{...} (Kafka 2.6+)"),
             (Fact::Joined { member: None, .. }, _) => Some("client prints a bare generation (Kafka 2.0–2.5)"),
             _ => None,
@@ -400,8 +471,13 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             Life::Alive => {}
         };
         match &e.fact {
-            Fact::Preparing { reason, old_generation } => {
-                story.milestones.push((at, line, Milestone::State("PreparingRebalance".into())));
+            Fact::Preparing {
+                reason,
+                old_generation,
+            } => {
+                story
+                    .milestones
+                    .push((at, line, Milestone::State("PreparingRebalance".into())));
                 if let Some((g, l)) = max_generation {
                     if *old_generation < g {
                         contradict(
@@ -412,7 +488,11 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     }
                 }
                 if let (Some(r), Some(i)) = (reason, person) {
-                    if let Some(rest) = r.split_once("with group instance id ").or_else(|| r.split_once("with group instanceid ")).map(|(_, x)| x) {
+                    if let Some(rest) = r
+                        .split_once("with group instance id ")
+                        .or_else(|| r.split_once("with group instanceid "))
+                        .map(|(_, x)| x)
+                    {
                         let token = rest.split([';', ' ']).next().unwrap_or("");
                         if let Some(inst) = super::broker_classic::option_value(token) {
                             story.people[i].instance.get_or_insert(inst);
@@ -421,7 +501,12 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     match reason_member(r) {
                         Some((_, "new")) => appear(&mut story.people[i]),
                         Some(_) if r.contains("on heartbeat expiration") => {
-                            silent(&mut story.people[i], at, line, "removed after its session timeout");
+                            silent(
+                                &mut story.people[i],
+                                at,
+                                line,
+                                "removed after its session timeout",
+                            );
                         }
                         Some(_) if r.contains("on LeaveGroup") => {
                             leave(&mut story.people[i], at, line, client_reason(r), group_assigned);
@@ -443,16 +528,26 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                 if max_generation.is_none_or(|(g, _)| *generation > g) {
                     max_generation = Some((*generation, line));
                 }
-                story.milestones.push((at, line, Milestone::Generation(*generation)));
-                story.milestones.push((at, line, Milestone::State("CompletingRebalance".into())));
+                story
+                    .milestones
+                    .push((at, line, Milestone::Generation(*generation)));
+                story
+                    .milestones
+                    .push((at, line, Milestone::State("CompletingRebalance".into())));
                 seen_generation.insert(*generation, ());
             }
             Fact::Empty { generation } => {
-                story.milestones.push((at, line, Milestone::Generation(*generation)));
-                story.milestones.push((at, line, Milestone::State("Empty".into())));
+                story
+                    .milestones
+                    .push((at, line, Milestone::Generation(*generation)));
+                story
+                    .milestones
+                    .push((at, line, Milestone::State("Empty".into())));
             }
             Fact::AssignmentReceived { .. } => {
-                story.milestones.push((at, line, Milestone::State("Stable".into())));
+                story
+                    .milestones
+                    .push((at, line, Milestone::State("Stable".into())));
                 group_assigned = Some((at, line));
             }
             Fact::Dead { .. } => story.milestones.push((at, line, Milestone::State("Dead".into()))),
@@ -467,7 +562,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     story.assignor = Some((assignor.clone(), line));
                 }
             }
-            Fact::EpochJoin { protocol, replaces, .. } => {
+            Fact::EpochJoin {
+                protocol, replaces, ..
+            } => {
                 if protocol == "consumer" {
                     story.consumer_protocol = true;
                 }
@@ -492,7 +589,12 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             }
             Fact::SessionExpired { .. } => {
                 if let Some(i) = person {
-                    silent(&mut story.people[i], at, line, "removed after its session timeout");
+                    silent(
+                        &mut story.people[i],
+                        at,
+                        line,
+                        "removed after its session timeout",
+                    );
                 }
             }
             Fact::RevocationTimeout { within_ms, .. } => {
@@ -504,14 +606,26 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             Fact::Kicked { error } => {
                 if let Some(i) = person {
                     let p = &mut story.people[i];
-                    let recent = p.episodes.iter().rev().any(|ep| matches!(ep, Episode::Silent { .. }) && at - ep.at() <= 60_000);
+                    let recent = p
+                        .episodes
+                        .iter()
+                        .rev()
+                        .any(|ep| matches!(ep, Episode::Silent { .. }) && at - ep.at() <= 60_000);
                     if !recent && p.life == Life::Alive {
-                        let why = format!("its heartbeat got {error} (removed by the coordinator, as the client learns)");
+                        let why = format!(
+                            "its heartbeat got {error} (removed by the coordinator, as the client learns)"
+                        );
                         silent(p, at, line, &why);
                     }
                 }
             }
-            Fact::Left { session_timeout_ms, rebalance_timeout_ms, protocols, reason, .. } => {
+            Fact::Left {
+                session_timeout_ms,
+                rebalance_timeout_ms,
+                protocols,
+                reason,
+                ..
+            } => {
                 if let Some(i) = person {
                     let p = &mut story.people[i];
                     if let Some(st) = session_timeout_ms {
@@ -530,12 +644,22 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             }
             Fact::LeaveSent { reason, .. } => {
                 if let Some(i) = person {
-                    leave(&mut story.people[i], at, line, reason.clone().unwrap_or_default(), group_assigned);
+                    leave(
+                        &mut story.people[i],
+                        at,
+                        line,
+                        reason.clone().unwrap_or_default(),
+                        group_assigned,
+                    );
                 }
             }
             Fact::EpochLeft { temporarily, .. } => {
                 if let Some(i) = person {
-                    let why = if *temporarily { "left temporarily (static member, epoch -2)" } else { "left the consumer group" };
+                    let why = if *temporarily {
+                        "left temporarily (static member, epoch -2)"
+                    } else {
+                        "left the consumer group"
+                    };
                     leave(&mut story.people[i], at, line, why.into(), group_assigned);
                 }
             }
@@ -567,7 +691,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             Fact::CoordinatorFound { broker } => {
                 story.coordinator.get_or_insert((*broker, line));
             }
-            Fact::Joined { generation, protocol, .. } => {
+            Fact::Joined {
+                generation, protocol, ..
+            } => {
                 if let Some(i) = person {
                     appear(&mut story.people[i]);
                 }
@@ -575,7 +701,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     story.assignor.get_or_insert((p.clone(), line));
                 }
                 if !has_broker_milestones && seen_generation.insert(*generation, ()).is_none() {
-                    story.milestones.push((at, line, Milestone::Generation(*generation)));
+                    story
+                        .milestones
+                        .push((at, line, Milestone::Generation(*generation)));
                 }
             }
             Fact::Synced { .. } => {
@@ -594,7 +722,11 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     note_partitions(&mut story.topics, parts, line);
                 }
             }
-            Fact::NoRejoin | Fact::Lost | Fact::InstanceFenced { .. } | Fact::CommitFailed | Fact::Converted { .. } => {}
+            Fact::NoRejoin
+            | Fact::Lost
+            | Fact::InstanceFenced { .. }
+            | Fact::CommitFailed
+            | Fact::Converted { .. } => {}
         }
         if let Origin::Broker { broker: Some(b) } = e.origin {
             story.coordinator.get_or_insert((b, line));
@@ -605,14 +737,19 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
 
 /// `...; client reason: R` → R.
 fn client_reason(r: &str) -> String {
-    r.split_once("client reason: ").map_or_else(String::new, |(_, c)| c.to_owned())
+    r.split_once("client reason: ")
+        .map_or_else(String::new, |(_, c)| c.to_owned())
 }
 
 fn silent(p: &mut Person, at: i64, line: LineRef, why: &str) {
     if p.life == Life::Silent {
         return;
     }
-    p.episodes.push(Episode::Silent { at, line, why: why.to_owned() });
+    p.episodes.push(Episode::Silent {
+        at,
+        line,
+        why: why.to_owned(),
+    });
     p.life = Life::Silent;
 }
 
@@ -630,7 +767,11 @@ fn leave(p: &mut Person, at: i64, line: LineRef, reason: String, group_assigned:
 
 fn poll_timeout(p: &mut Person, at: i64, line: LineRef, group_assigned: Option<(i64, LineRef)>) {
     // The client's WARN and its LeaveGroup, and the broker's line, are one event.
-    if p.episodes.iter().rev().any(|ep| matches!(ep, Episode::PollTimeout { .. }) && at - ep.at() <= 5_000) {
+    if p.episodes
+        .iter()
+        .rev()
+        .any(|ep| matches!(ep, Episode::PollTimeout { .. }) && at - ep.at() <= 5_000)
+    {
         return;
     }
     let since = match (p.last_assigned, group_assigned) {
@@ -640,7 +781,11 @@ fn poll_timeout(p: &mut Person, at: i64, line: LineRef, group_assigned: Option<(
     p.episodes.push(Episode::PollTimeout { at, line, since });
 }
 
-fn note_partitions(topics: &mut BTreeMap<String, (i32, Option<LineRef>)>, partitions: &[String], line: LineRef) {
+fn note_partitions(
+    topics: &mut BTreeMap<String, (i32, Option<LineRef>)>,
+    partitions: &[String],
+    line: LineRef,
+) {
     for p in partitions {
         if let Some((topic, n)) = p.rsplit_once('-') {
             if let Ok(n) = n.parse::<i32>() {

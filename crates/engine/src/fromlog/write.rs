@@ -48,7 +48,12 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
 
     // ------------------------------------------------------------------ the log as a whole
     if !ctx.other_groups.is_empty() {
-        let list: Vec<String> = ctx.other_groups.iter().take(10).map(|(g, n)| format!("{g} ({n} lines)")).collect();
+        let list: Vec<String> = ctx
+            .other_groups
+            .iter()
+            .take(10)
+            .map(|(g, n)| format!("{g} ({n} lines)"))
+            .collect();
         say(
             format!(
                 "the log has {} other group(s), left out: the replay is of `{}`, the busiest; other groups: {}",
@@ -67,7 +72,10 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
     }
     if ctx.stats.without_time > 0 {
         say(
-            format!("{} group line(s) have no time; each took the time of the line before it", ctx.stats.without_time),
+            format!(
+                "{} group line(s) have no time; each took the time of the line before it",
+                ctx.stats.without_time
+            ),
             Vec::new(),
         );
     }
@@ -83,7 +91,10 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         );
     }
     for (text, lines) in &story.contradictions {
-        say(format!("the log contradicts itself: {text}; the replay follows the lines in time order"), lines.clone());
+        say(
+            format!("the log contradicts itself: {text}; the replay follows the lines in time order"),
+            lines.clone(),
+        );
     }
     if story.broker_lines == 0 {
         say(
@@ -120,7 +131,10 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
             );
             *parts
         } else {
-            say(format!("topic `{name}`'s partitions are never shown assigned: 1 assumed"), Vec::new());
+            say(
+                format!("topic `{name}`'s partitions are never shown assigned: 1 assumed"),
+                Vec::new(),
+            );
             1
         };
         topics.push(TopicSpec {
@@ -176,7 +190,8 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
     }
     if consumer_protocol {
         say(
-            "the group uses the consumer protocol (KIP-848): its consumers have group.protocol=consumer".into(),
+            "the group uses the consumer protocol (KIP-848): its consumers have group.protocol=consumer"
+                .into(),
             Vec::new(),
         );
     }
@@ -191,7 +206,10 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
     let people: Vec<&Person> = story.people.iter().take(MAX_CONSUMERS).collect();
     if story.people.len() > MAX_CONSUMERS {
         say(
-            format!("the log names {} consumers; only the first {MAX_CONSUMERS} (the limit) are replayed", story.people.len()),
+            format!(
+                "the log names {} consumers; only the first {MAX_CONSUMERS} (the limit) are replayed",
+                story.people.len()
+            ),
             Vec::new(),
         );
     }
@@ -209,12 +227,22 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         }
         if p.named_by_member_id {
             say(
-                format!("consumer `{}` is named by its member id: the log never prints its client id", p.name),
+                format!(
+                    "consumer `{}` is named by its member id: the log never prints its client id",
+                    p.name
+                ),
                 vec![p.first_line],
             );
         }
-        if p.topics.iter().any(|t| !topic_names.contains(t)) || (!p.topics.is_empty() && p.topics.len() != topic_names.len()) {
-            let ts: Vec<String> = p.topics.iter().filter(|t| topic_names.contains(t)).cloned().collect();
+        if p.topics.iter().any(|t| !topic_names.contains(t))
+            || (!p.topics.is_empty() && p.topics.len() != topic_names.len())
+        {
+            let ts: Vec<String> = p
+                .topics
+                .iter()
+                .filter(|t| topic_names.contains(t))
+                .cloned()
+                .collect();
             if !ts.is_empty() {
                 spec.subscription = Some(Subscription::Topics(ts));
             }
@@ -225,7 +253,13 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
             if st != SESSION_TIMEOUT_MS {
                 spec.session_timeout_ms = Some(st);
             }
-            say(format!("`{}`'s session.timeout.ms is {st} ms, as the broker prints it", p.name), vec![l]);
+            say(
+                format!(
+                    "`{}`'s session.timeout.ms is {st} ms, as the broker prints it",
+                    p.name
+                ),
+                vec![l],
+            );
             st
         } else {
             SESSION_TIMEOUT_MS
@@ -233,11 +267,21 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         if let Some((rt, l)) = p.rebalance_timeout_ms {
             if !consumer_protocol && rt != MAX_POLL_INTERVAL_MS {
                 spec.max_poll_interval_ms = Some(rt);
-                say(format!("`{}`'s max.poll.interval.ms is {rt} ms (its rebalanceTimeoutMs)", p.name), vec![l]);
+                say(
+                    format!(
+                        "`{}`'s max.poll.interval.ms is {rt} ms (its rebalanceTimeoutMs)",
+                        p.name
+                    ),
+                    vec![l],
+                );
             }
         }
         // Poll timeouts: estimate max.poll.interval.ms from the first one.
-        let polls: Vec<&Episode> = p.episodes.iter().filter(|e| matches!(e, Episode::PollTimeout { .. })).collect();
+        let polls: Vec<&Episode> = p
+            .episodes
+            .iter()
+            .filter(|e| matches!(e, Episode::PollTimeout { .. }))
+            .collect();
         let mut max_poll = spec.max_poll_interval_ms.unwrap_or(MAX_POLL_INTERVAL_MS);
         if let Some(Episode::PollTimeout { at, line, since }) = polls.first() {
             match since {
@@ -261,13 +305,18 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
                 }
                 _ if spec.max_poll_interval_ms.is_some() => {}
                 _ => say(
-                    format!("`{}`'s max.poll.interval.ms is not in the log: {max_poll} ms assumed", p.name),
+                    format!(
+                        "`{}`'s max.poll.interval.ms is not in the log: {max_poll} ms assumed",
+                        p.name
+                    ),
                     vec![*line],
                 ),
             }
         }
         if polls.len() >= 2 {
-            let processing = max_poll.saturating_add(PROCESSING_MS).min(crate::scenario::MAX_SETTING_MS);
+            let processing = max_poll
+                .saturating_add(PROCESSING_MS)
+                .min(crate::scenario::MAX_SETTING_MS);
             spec.processing_ms = Some(processing);
             let lines: Vec<LineRef> = polls
                 .iter()
@@ -300,14 +349,34 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
             match &eps[i] {
                 Episode::Close { at, line, reason } => {
                     let t = rel(*at).max(last);
-                    actions.push(ActionSpec::Close { at_ms: t, consumer: p.name.clone() });
-                    let why = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
-                    say(format!("`{}` closes at {:.3} s{why}", p.name, t as f64 / 1000.0), vec![*line]);
+                    actions.push(ActionSpec::Close {
+                        at_ms: t,
+                        consumer: p.name.clone(),
+                    });
+                    let why = if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({reason})")
+                    };
+                    say(
+                        format!("`{}` closes at {:.3} s{why}", p.name, t as f64 / 1000.0),
+                        vec![*line],
+                    );
                     last = t;
                     if let Some(Episode::Back { at, line }) = eps.get(i + 1) {
                         let t = rel(*at).max(last + 1);
-                        actions.push(ActionSpec::Restart { at_ms: t, consumer: p.name.clone() });
-                        say(format!("`{}` starts again at {:.3} s (a new process)", p.name, t as f64 / 1000.0), vec![*line]);
+                        actions.push(ActionSpec::Restart {
+                            at_ms: t,
+                            consumer: p.name.clone(),
+                        });
+                        say(
+                            format!(
+                                "`{}` starts again at {:.3} s (a new process)",
+                                p.name,
+                                t as f64 / 1000.0
+                            ),
+                            vec![*line],
+                        );
                         last = t;
                         i += 1;
                     }
@@ -346,12 +415,18 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
                             );
                             last = silent_from + duration;
                             // The return is the pause's end.
-                            if let Some(j) = eps[i + 1..].iter().position(|e| matches!(e, Episode::Back { .. })) {
+                            if let Some(j) = eps[i + 1..]
+                                .iter()
+                                .position(|e| matches!(e, Episode::Back { .. }))
+                            {
                                 i += j + 1;
                             }
                         }
                         None => {
-                            actions.push(ActionSpec::Kill { at_ms: silent_from, consumer: p.name.clone() });
+                            actions.push(ActionSpec::Kill {
+                                at_ms: silent_from,
+                                consumer: p.name.clone(),
+                            });
                             say(
                                 format!(
                                     "`{}` dies (no LeaveGroup) at {:.3} s: it is {why} at {:.3} s and never seen again",
@@ -392,8 +467,14 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
                 Episode::StaticRestart { at, line } => {
                     let t = rel(*at).max(last + 2);
                     let down = t.saturating_sub(STATIC_DOWN_MS).max(last + 1);
-                    actions.push(ActionSpec::Kill { at_ms: down, consumer: p.name.clone() });
-                    actions.push(ActionSpec::Restart { at_ms: t, consumer: p.name.clone() });
+                    actions.push(ActionSpec::Kill {
+                        at_ms: down,
+                        consumer: p.name.clone(),
+                    });
+                    actions.push(ActionSpec::Restart {
+                        at_ms: t,
+                        consumer: p.name.clone(),
+                    });
                     say(
                         format!(
                             "static member `{}` is restarted: its old process stops at {:.3} s (assumed {STATIC_DOWN_MS} ms before) and the new one replaces it at {:.3} s",
@@ -421,7 +502,10 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         end_ms = MAX_END_MS;
         actions.retain(|a| a.at_ms() <= MAX_END_MS);
     }
-    say(format!("the replay runs {TAIL_MS} ms past the last line"), Vec::new());
+    say(
+        format!("the replay runs {TAIL_MS} ms past the last line"),
+        Vec::new(),
+    );
     crate::sort::sort_by_key(&mut actions, ActionSpec::at_ms);
 
     let hints = if story.version_hints.is_empty() {

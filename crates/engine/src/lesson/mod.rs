@@ -96,8 +96,13 @@ pub fn check_console(line: &str) -> Result<Vec<String>, String> {
             ))
         }
     }
-    if let Some(w) = words.iter().find(|w| matches!(w.as_str(), "--delete" | "--execute" | "--create" | "--alter")) {
-        return Err(format!("`{w}` changes the world; a lesson step only shows it (use --describe, --list or --dry-run)"));
+    if let Some(w) = words
+        .iter()
+        .find(|w| matches!(w.as_str(), "--delete" | "--execute" | "--create" | "--alter"))
+    {
+        return Err(format!(
+            "`{w}` changes the world; a lesson step only shows it (use --describe, --list or --dry-run)"
+        ));
     }
     Ok(words)
 }
