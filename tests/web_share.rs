@@ -399,7 +399,10 @@ fn a_log_that_cannot_replay_says_why() {
 #[wasm_bindgen_test]
 fn a_paste_opens_a_log_a_scenario_or_says_what_it_is() {
     use rebalance_playground::i18n::Lang;
-    assert!(matches!(sharing::open_paste(STORM_LOG), Ok(sharing::Opened::Log(..))));
+    assert!(matches!(
+        sharing::open_paste(STORM_LOG),
+        Ok(sharing::Opened::Log(..))
+    ));
     let json = sharing::export_json(&played());
     match sharing::open_paste(&json) {
         Ok(sharing::Opened::Scenario(_, imported)) => assert_eq!(imported.name, "Playground session"),
@@ -407,6 +410,9 @@ fn a_paste_opens_a_log_a_scenario_or_says_what_it_is() {
     }
     let state = "\nGROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\norders-app                broker-2.kafka:9092 (2)   range                Stable          2\n";
     let e = sharing::open_paste(state).err().unwrap();
-    assert_eq!(e, sharing::PasteProblem::NotAScenario(sharing::NotAScenario::Describe));
+    assert_eq!(
+        e,
+        sharing::PasteProblem::NotAScenario(sharing::NotAScenario::Describe)
+    );
     assert!(sharing::explain_paste_problem(Lang::En.strings(), &e).contains("console panel"));
 }
