@@ -3,8 +3,8 @@ use yew::prelude::*;
 
 use crate::components::{
     AddConsumerForm, AlertBar, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
-    Header, HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
-    StageActions, Timeline, Toolbar, TopicPanel,
+    Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar,
+    Stage, StageActions, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -190,6 +190,7 @@ pub fn App() -> Html {
                         <div class="app-col app-col-side">
                             if *settled {
                                 <LessonPanel />
+                                <ImportedPanel />
                                 <Inspector />
                                 <ConsumerList />
                                 <AddConsumerForm />

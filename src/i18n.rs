@@ -1019,6 +1019,7 @@ pub struct Strings {
     pub announce: &'static str,
     /// The share bar: link, export, import.
     pub share: ShareStrings,
+    pub import: ImportStrings,
     /// Lesson mode.
     pub lessons: LessonStrings,
     /// The sequence diagram.
@@ -1236,6 +1237,53 @@ pub struct ShareStrings {
     pub autosave_failed: &'static str,
     /// The label of the button that dismisses the alert.
     pub dismiss: &'static str,
+}
+
+/// Importing a Kafka log, and what the importers say about a text that is not a scenario.
+#[derive(Debug)]
+pub struct ImportStrings {
+    /// The log importer's heading.
+    pub heading: &'static str,
+    /// What it does.
+    pub intro: &'static str,
+    /// The paste area's label.
+    pub paste_label: &'static str,
+    /// The log file input's label.
+    pub file: &'static str,
+    /// The button that replays the pasted text.
+    pub replay: &'static str,
+    /// Said after a replay: {name}, {lines}.
+    pub replayed: &'static str,
+    /// Before a log's problem.
+    pub bad_log: &'static str,
+    /// {why}: the engine's count of what it read and what it looks for.
+    pub no_group_lines: &'static str,
+    /// A consumer-protocol group.
+    pub consumer_protocol: &'static str,
+    /// The imported scenario's panel heading.
+    pub about: &'static str,
+    /// The list of log lines.
+    pub lines_heading: &'static str,
+    /// The label of a log line's button: {line}, {time}.
+    pub line_label: &'static str,
+    /// {n}: lines on the timeline beyond the list.
+    pub more_lines: &'static str,
+    /// The timeline's marks.
+    pub marks_label: &'static str,
+    /// The scenario importer's advice for a log.
+    pub is_log: &'static str,
+    /// The button that replays that file as a log.
+    pub open_as_log: &'static str,
+    /// For `kafka-consumer-groups.sh --describe` output.
+    pub is_describe: &'static str,
+    /// For `kafka-topics.sh --describe` output.
+    pub is_topics: &'static str,
+    /// For a properties file.
+    pub is_properties: &'static str,
+    /// For a share link.
+    pub is_link: &'static str,
+    /// What the scenario importer accepts; {why}: the scenario parser's reason.
+    pub accepts: &'static str,
 }
 
 /// Fills `{key}` placeholders in a template.

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use rebalance_engine::client::{check_name, NameIssue};
+use rebalance_engine::fromlog::{self, TextKind};
 use rebalance_engine::scenario::{ActionSpec, ConsumerSpec};
 use rebalance_engine::{share, Scenario};
 
@@ -372,4 +373,198 @@ pub fn autosave(link: &str) -> bool {
         let _ = s.set_item(LATEST_KEY, link);
     }
     written
+}
+
+// --- Importing a non-scenario, and Kafka logs ------------------------------------------------------
+
+/// What an importer was given when it was not what it reads, as the engine classifies it
+/// ([`fromlog::classify`]): each gets its own advice in the user's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotAScenario {
+    /// A Kafka broker or client log: "Import a log" replays it.
+    KafkaLog,
+    /// `kafka-consumer-groups.sh --describe` output: one moment, not a story.
+    Describe,
+    /// `kafka-topics.sh --describe` output.
+    TopicsDescribe,
+    /// A properties file (`consumer.properties`).
+    Properties,
+    /// A share link: it opens from the address bar.
+    ShareLink,
+    /// Something else (the scenario parser's reason, in the scenario format's English).
+    Other(String),
+}
+
+/// Reads a scenario file, saying what the text is when it is not one.
+pub fn open_file_checked(size: f64, text: &str) -> Result<World, NotAScenario> {
+    check_file_size(size).map_err(NotAScenario::Other)?;
+    match fromlog::classify(text) {
+        TextKind::Json => {}
+        TextKind::KafkaLog => return Err(NotAScenario::KafkaLog),
+        TextKind::ConsumerGroupsDescribe => return Err(NotAScenario::Describe),
+        TextKind::TopicsDescribe => return Err(NotAScenario::TopicsDescribe),
+        TextKind::Properties => return Err(NotAScenario::Properties),
+        TextKind::ShareLink => return Err(NotAScenario::ShareLink),
+        TextKind::Other => {}
+    }
+    let scenario = Scenario::from_json(text).map_err(|e| NotAScenario::Other(e.to_string()))?;
+    replay(&scenario).map_err(NotAScenario::Other)
+}
+
+/// The advice for a text that is not a scenario, in the user's language.
+pub fn explain_not_a_scenario(s: &Strings, e: &NotAScenario) -> String {
+    let t = &s.import;
+    match e {
+        NotAScenario::KafkaLog => t.is_log.to_owned(),
+        NotAScenario::Describe => t.is_describe.to_owned(),
+        NotAScenario::TopicsDescribe => t.is_topics.to_owned(),
+        NotAScenario::Properties => t.is_properties.to_owned(),
+        NotAScenario::ShareLink => t.is_link.to_owned(),
+        NotAScenario::Other(why) => fill(t.accepts, &[("why", why)]),
+    }
+}
+
+/// What was imported: the scenario's name and description (for a log, the assumptions), and for a
+/// log its lines on the timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The scenario's name (or the file's).
+    pub name: String,
+    /// The scenario's description.
+    pub description: Option<String>,
+    /// The log's group lines (empty for a scenario).
+    pub marks: Vec<fromlog::LogMark>,
+    /// The log's files, for each mark's `line.file`.
+    pub files: Vec<String>,
+}
+
+impl Imported {
+    /// The imported scenario's name and description.
+    pub fn of_scenario(world: &World, fallback: &str) -> Self {
+        let base = world.session().base();
+        Self {
+            name: base.name.clone().unwrap_or_else(|| fallback.to_owned()),
+            description: base.description.clone(),
+            marks: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    /// `line 12` or `b.log:12`, in the log's files.
+    pub fn where_is(&self, m: &fromlog::LogMark) -> String {
+        if self.files.len() > 1 {
+            format!(
+                "{}:{}",
+                self.files.get(m.line.file).map_or("?", String::as_str),
+                m.line.line
+            )
+        } else {
+            m.line.line.to_string()
+        }
+    }
+}
+
+/// Why a log could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogProblem {
+    /// No consumer-group line in it (the engine's count and what it looks for, English).
+    NoGroupLines(String),
+    /// The group uses the consumer protocol, which the simulation does not run yet.
+    ConsumerProtocol,
+    /// The replay's scenario goes past the playground's limits (the reason, naming the field).
+    Replay(String),
+}
+
+/// The most log text the playground reads (the file's size is checked before reading it).
+pub const MAX_LOG_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+
+/// Replays a Kafka log (pasted or a file's text): the world at t=0, paused, and what to show of it.
+pub fn open_log(text: &str, file_name: &str) -> Result<(World, Imported), LogProblem> {
+    open_logs(&[(file_name.to_owned(), text.to_owned())])
+}
+
+/// Replays several log files (a broker's and its clients', interleaved by time).
+pub fn open_logs(files: &[(String, String)]) -> Result<(World, Imported), LogProblem> {
+    let mut importer = fromlog::Importer::new();
+    for (name, text) in files {
+        importer.begin_file(name);
+        importer.push_text(text);
+    }
+    let replay = importer
+        .finish()
+        .map_err(|e| LogProblem::NoGroupLines(e.to_string()))?;
+    if replay.consumer_protocol {
+        return Err(LogProblem::ConsumerProtocol);
+    }
+    let mut world = self::replay(&replay.scenario).map_err(LogProblem::Replay)?;
+    world.seek(rebalance_engine::SimTime(0));
+    let imported = Imported {
+        name: replay.scenario.name.clone().unwrap_or_default(),
+        description: replay.scenario.description.clone(),
+        marks: replay.marks,
+        files: replay.files,
+    };
+    Ok((world, imported))
+}
+
+/// The reason a log was not replayed, in the user's language.
+pub fn explain_log_problem(s: &Strings, e: &LogProblem) -> String {
+    let t = &s.import;
+    match e {
+        LogProblem::NoGroupLines(why) => fill(t.no_group_lines, &[("why", why)]),
+        LogProblem::ConsumerProtocol => t.consumer_protocol.to_owned(),
+        LogProblem::Replay(why) => fill(s.share.err_replay, &[("why", why)]),
+    }
+}
+
+/// What a paste into "Import a log" opened.
+pub enum Opened {
+    /// A scenario (JSON) or a share link: the world, and its name and description.
+    Scenario(World, Imported),
+    /// A Kafka log's replay.
+    Log(World, Imported),
+}
+
+/// Why a paste opened nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PasteProblem {
+    /// It is something no importer reads (describe output, properties...), or a bad scenario.
+    NotAScenario(NotAScenario),
+    /// A log that does not replay.
+    Log(LogProblem),
+    /// A share link that does not open.
+    Link(OpenError),
+}
+
+/// Opens whatever was pasted: a Kafka log is replayed; a scenario (JSON) or a share link is
+/// opened as the scenario importer and the address bar would; anything else is named.
+pub fn open_paste(text: &str) -> Result<Opened, PasteProblem> {
+    match fromlog::classify(text) {
+        TextKind::Json => {
+            let world = open_file_checked(text.len() as f64, text).map_err(PasteProblem::NotAScenario)?;
+            let imported = Imported::of_scenario(&world, "scenario");
+            Ok(Opened::Scenario(world, imported))
+        }
+        TextKind::ShareLink => {
+            let world = open_link_checked(text.trim()).map_err(PasteProblem::Link)?;
+            let imported = Imported::of_scenario(&world, "link");
+            Ok(Opened::Scenario(world, imported))
+        }
+        TextKind::ConsumerGroupsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::Describe)),
+        TextKind::TopicsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::TopicsDescribe)),
+        TextKind::Properties => Err(PasteProblem::NotAScenario(NotAScenario::Properties)),
+        TextKind::KafkaLog | TextKind::Other => {
+            let (world, imported) = open_log(text, "pasted log").map_err(PasteProblem::Log)?;
+            Ok(Opened::Log(world, imported))
+        }
+    }
+}
+
+/// The reason a paste opened nothing, in the user's language.
+pub fn explain_paste_problem(s: &Strings, e: &PasteProblem) -> String {
+    match e {
+        PasteProblem::NotAScenario(e) => explain_not_a_scenario(s, e),
+        PasteProblem::Log(e) => explain_log_problem(s, e),
+        PasteProblem::Link(e) => explain_open_error(s, e),
+    }
 }

@@ -241,6 +241,8 @@ pub struct Playground {
     pub alert: Option<Alert>,
     /// What the event log shows.
     pub log_filter: LogFilter,
+    /// The imported scenario or log shown (its name, description and log lines), if any.
+    pub imported: Option<Rc<crate::sharing::Imported>>,
     /// Bumped on every change, so that effects can depend on it.
     pub version: u64,
 }
@@ -267,6 +269,7 @@ impl Playground {
             lesson: None,
             alert: None,
             log_filter: LogFilter::default(),
+            imported: None,
             version: 0,
         }
     }
@@ -302,6 +305,8 @@ pub enum Change {
     Alert(Option<Alert>),
     /// Change what the event log shows.
     SetLogFilter(LogFilter),
+    /// Show what was imported (a scenario or a log), or nothing.
+    Imported(Option<Rc<crate::sharing::Imported>>),
 }
 
 impl Reducible for Playground {
@@ -344,6 +349,9 @@ impl Reducible for Playground {
             }
             Change::Lesson(run) => {
                 next.playing = false;
+                if run.is_some() {
+                    next.imported = None;
+                }
                 next.lesson = run.map(Rc::new);
             }
             Change::SetSpeed(s) => next.speed = Speed(s.0.clamp(Speed::MIN, Speed::MAX)),
@@ -353,8 +361,9 @@ impl Reducible for Playground {
                 next.world = fresh.world;
                 next.selection = None;
                 next.refused = None;
-                // Reset ends a lesson.
+                // Reset ends a lesson, and the imported scenario's panel.
                 next.lesson = None;
+                next.imported = None;
                 if matches!(next.alert, Some(Alert::BadLink(_))) {
                     next.alert = None;
                 }
@@ -374,6 +383,7 @@ impl Reducible for Playground {
             }
             Change::Alert(alert) => next.alert = alert,
             Change::SetLogFilter(filter) => next.log_filter = filter,
+            Change::Imported(imported) => next.imported = imported,
             Change::Select(sel) => next.selection = sel,
         }
         next.view = Rc::new(next.world.borrow_mut().view());

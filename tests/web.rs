@@ -1013,3 +1013,71 @@ async fn the_admin_console_answers_kafka_consumer_groups_on_the_simulated_cluste
     app.destroy();
     root.remove();
 }
+
+/// "Import a log": the pasted log replays at t=0, paused, with its name, its assumptions and its
+/// lines; clicking a line shows that moment (the timeline moves there).
+#[wasm_bindgen_test]
+async fn a_pasted_log_replays_and_a_click_on_a_line_goes_to_its_moment() {
+    let pg = Playground::new(1, false);
+    let root = mount_point();
+    let children = html! { <>
+        <rebalance_playground::components::Timeline />
+        <rebalance_playground::components::ImportedPanel />
+        <rebalance_playground::components::ShareBar />
+    </> };
+    let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
+    yew::scheduler::flush().await;
+    let area: web_sys::HtmlTextAreaElement = root
+        .query_selector(".log-import textarea")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    area.set_value(include_str!("../lessons/16-rebalance-storm.log"));
+    button(&root, "Replay this log").click();
+    yew::scheduler::flush().await;
+    let status = text_of(&root, ".share-info");
+    assert_eq!(
+        status,
+        "Replayed Replay of group orders-app from 56 log lines, at t=0, paused."
+    );
+    let panel = text_of(&root, "[data-testid=imported]");
+    assert!(
+        panel.contains("Replay of group orders-app") && panel.contains("Assumed:"),
+        "{panel}"
+    );
+    assert!(
+        text_of(&root, ".timeline-value").starts_with("0.0 s / 82.0 s"),
+        "{}",
+        text_of(&root, ".timeline-value")
+    );
+    // Line 33: the broker's `Preparing to rebalance ... consumer poll timeout has expired.`, at
+    // 10:00:36.051, 36.041 s after the first group line (10:00:00.010).
+    let line = root
+        .query_selector("button.import-line[title='Line 33 at 36.041 s']")
+        .unwrap()
+        .expect("line 33 is listed")
+        .dyn_into::<HtmlElement>()
+        .unwrap();
+    assert!(line
+        .text_content()
+        .unwrap()
+        .contains("Preparing to rebalance group orders-app"));
+    line.click();
+    yew::scheduler::flush().await;
+    assert!(
+        text_of(&root, ".timeline-value").starts_with("36.0 s /"),
+        "{}",
+        text_of(&root, ".timeline-value")
+    );
+    assert_eq!(
+        text_of(&root, "button.import-line.is-current .import-line-no"),
+        "33"
+    );
+    // The 56 lines fall into a few moments of the 82 s (one mark per 0.1% of the timeline): the
+    // joins near 0 s, generation 1 at 6 s, the rebalances at 36-39 s and 69-72 s.
+    let marks = all(&root, ".timeline-mark").len();
+    assert!((8..=56).contains(&marks), "{marks} marks");
+    app.destroy();
+    root.remove();
+}

@@ -330,3 +330,89 @@ async fn an_autosave_that_cannot_be_written_keeps_the_last_good_one_and_says_so(
     root.remove();
     storage.remove_item(AUTOSAVE_KEY).unwrap();
 }
+
+const STORM_LOG: &str = include_str!("../lessons/16-rebalance-storm.log");
+
+/// A Kafka log replays at t=0, paused, with its assumptions as the description and its group lines
+/// as marks: the same scenario `rebalance-sim from-log` writes (the lesson's, but for its title).
+#[wasm_bindgen_test]
+fn a_kafka_log_replays_from_the_start_with_its_assumptions_and_lines() {
+    let (world, imported) = sharing::open_log(STORM_LOG, "16-rebalance-storm.log").expect("the log replays");
+    assert_eq!(world.now().as_millis(), 0);
+    assert_eq!(world.horizon().as_millis(), world.session().base().end_ms);
+    assert_eq!(imported.name, "Replay of group orders-app");
+    let description = imported.description.clone().unwrap();
+    assert!(description.contains("Assumed:"), "{description}");
+    assert!(
+        description.contains("max.poll.interval.ms is 30000 ms (its rebalanceTimeoutMs) (line 32)"),
+        "{description}"
+    );
+    // 56 group lines of 64 (the reader's count; the rest are other loggers).
+    assert_eq!(imported.marks.len(), 56);
+    let lesson: rebalance_engine::Scenario =
+        rebalance_engine::Scenario::from_json(include_str!("../lessons/16-rebalance-storm.json")).unwrap();
+    let mut base = world.session().base().clone();
+    base.name = lesson.name.clone();
+    base.description = lesson.description.clone();
+    assert_eq!(base, lesson);
+}
+
+/// Given something else than a scenario, the importer says what it is and what to do with it.
+#[wasm_bindgen_test]
+fn the_importer_says_what_a_non_scenario_is() {
+    use rebalance_playground::i18n::Lang;
+    use sharing::NotAScenario;
+    let kind = |text: &str| sharing::open_file_checked(text.len() as f64, text).err();
+    assert_eq!(kind(STORM_LOG), Some(NotAScenario::KafkaLog));
+    let describe = "\nGROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\norders-app      orders          0          1042            1050            8               -               -               -\n";
+    assert_eq!(kind(describe), Some(NotAScenario::Describe));
+    assert_eq!(
+        kind("bootstrap.servers=localhost:9092\ngroup.id=orders-app\n"),
+        Some(NotAScenario::Properties)
+    );
+    let other = kind("hello").unwrap();
+    let en = sharing::explain_not_a_scenario(Lang::En.strings(), &other);
+    assert!(
+        en.starts_with("Import reads scenario JSON files") && en.contains("invalid JSON"),
+        "{en}"
+    );
+    let zh = sharing::explain_not_a_scenario(Lang::Zh.strings(), &NotAScenario::KafkaLog);
+    assert!(zh.contains("导入日志"), "{zh}");
+    let zh = sharing::explain_not_a_scenario(Lang::Zh.strings(), &NotAScenario::Describe);
+    assert!(zh.contains("kafka-consumer-groups.sh --describe"), "{zh}");
+}
+
+#[wasm_bindgen_test]
+fn a_log_that_cannot_replay_says_why() {
+    use rebalance_playground::i18n::Lang;
+    let e = sharing::open_log("hello\nworld\n", "x.log").err().unwrap();
+    let en = sharing::explain_log_problem(Lang::En.strings(), &e);
+    assert!(en.contains("no consumer-group lines in 3 line(s)"), "{en}");
+    let consumer = include_str!("../crates/cli/tests/logs/kafka-4.1-consumer-protocol.log");
+    let e = sharing::open_log(consumer, "c.log").err().unwrap();
+    assert_eq!(e, sharing::LogProblem::ConsumerProtocol);
+    assert!(sharing::explain_log_problem(Lang::Zh.strings(), &e).contains("KIP-848"));
+}
+
+/// A paste into "Import a log" opens whatever it is: a log replays, a scenario opens at t=0,
+/// describe output is named with what to do.
+#[wasm_bindgen_test]
+fn a_paste_opens_a_log_a_scenario_or_says_what_it_is() {
+    use rebalance_playground::i18n::Lang;
+    assert!(matches!(
+        sharing::open_paste(STORM_LOG),
+        Ok(sharing::Opened::Log(..))
+    ));
+    let json = sharing::export_json(&played());
+    match sharing::open_paste(&json) {
+        Ok(sharing::Opened::Scenario(_, imported)) => assert_eq!(imported.name, "Playground session"),
+        _ => panic!("the export opens as a scenario"),
+    }
+    let state = "\nGROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\norders-app                broker-2.kafka:9092 (2)   range                Stable          2\n";
+    let e = sharing::open_paste(state).err().unwrap();
+    assert_eq!(
+        e,
+        sharing::PasteProblem::NotAScenario(sharing::NotAScenario::Describe)
+    );
+    assert!(sharing::explain_paste_problem(Lang::En.strings(), &e).contains("console panel"));
+}

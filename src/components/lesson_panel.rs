@@ -119,6 +119,10 @@ pub fn LessonPanel() -> Html {
     let picked = use_state(|| 0usize);
     let error = use_state(|| None::<String>);
     let loading = use_state(|| false);
+    // A step's console answer, computed once per step on the world at the step's event (the same
+    // world the lesson's golden shows, whatever Play did since).
+    #[allow(clippy::type_complexity)]
+    let console_cache = use_mut_ref(|| None::<((usize, usize), Rc<String>)>);
 
     let apply = {
         let error = error.clone();
@@ -208,6 +212,17 @@ pub fn LessonPanel() -> Html {
                     }
                 })
             };
+            let console = step.console.as_ref().and_then(|line| {
+                let key = (Rc::as_ptr(&loaded) as usize, p.step);
+                let mut cache = console_cache.borrow_mut();
+                if cache.as_ref().map(|c| c.0) != Some(key) {
+                    let words = rebalance_engine::lesson::check_console(line).ok()?;
+                    let mut w = lessons::world_at(&loaded, loaded.steps[p.step].seq).ok()?;
+                    let out = w.console(&words, rebalance_engine::console::KafkaVersion::NEWEST);
+                    *cache = Some((key, Rc::new(format!("$ {line}\n{}{}", out.stdout, out.stderr))));
+                }
+                cache.as_ref().map(|c| c.1.clone())
+            });
             let question = step.predict.as_ref().filter(|_| !p.revealed || p.answer.is_some()).map(|q| {
                 let choices = q.choices.iter().enumerate().map(|(i, c)| {
                     let onclick = {
@@ -299,6 +314,9 @@ pub fn LessonPanel() -> Html {
                         <div class="lesson-step" aria-live="polite">
                             <h4 class="lesson-step-title">{ pick(lang, &step.title) }</h4>
                             <p>{ pick(lang, &step.text) }</p>
+                            if let Some(out) = console {
+                                <pre class="lesson-console" data-testid="lesson-console" tabindex="0"><code>{ (*out).clone() }</code></pre>
+                            }
                         </div>
                     }
                     { stopped.unwrap_or_default() }

@@ -23,7 +23,13 @@ const SAVE_DELAY_MS: u32 = 200;
 #[derive(Clone, PartialEq)]
 enum Notice {
     Info(String),
-    Error { what: &'static str, why: String },
+    /// `what`: `file`, `link` or `log`; `log`: the file's text when it is a Kafka log, offered to
+    /// the log importer.
+    Error {
+        what: &'static str,
+        why: String,
+        log: Option<std::rc::Rc<(String, String)>>,
+    },
 }
 
 fn now_ms() -> f64 {
@@ -51,13 +57,16 @@ fn publish_now(pg: &PlaygroundContext, shown: &UseStateHandle<String>) -> String
 }
 
 /// Shows `world`, paused with nothing selected, and says what was opened (`imported`, with
-/// `fallback` as the name of a scenario without one).
+/// `fallback` as the name of a scenario without one). An import (`shown` is `Some`) opens at t=0
+/// with its name and description (and a log's lines) in the imported panel; a link opens at its
+/// time.
 fn show_opened(
     pg: &PlaygroundContext,
     notice: &UseStateHandle<Option<Notice>>,
     imported: &str,
-    world: World,
+    mut world: World,
     fallback: &str,
+    shown: Option<sharing::Imported>,
 ) {
     let name = world
         .session()
@@ -65,15 +74,57 @@ fn show_opened(
         .name
         .clone()
         .unwrap_or_else(|| fallback.to_owned());
+    if shown.is_some() {
+        world.seek(rebalance_engine::SimTime(0));
+    }
     let ms = world.now().as_millis();
     *pg.world.borrow_mut() = world;
     pg.dispatch(Change::Pause);
     pg.dispatch(Change::Select(None));
+    pg.dispatch(Change::Imported(shown.map(std::rc::Rc::new)));
     let time = format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100);
     notice.set(Some(Notice::Info(fill(
         imported,
         &[("name", &name), ("time", &time)],
     ))));
+}
+
+/// Shows a log's replay (at t=0, paused) and says so.
+fn show_log(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    world: World,
+    imported: sharing::Imported,
+) {
+    let lines = imported.marks.len().to_string();
+    let name = imported.name.clone();
+    *pg.world.borrow_mut() = world;
+    pg.dispatch(Change::Pause);
+    pg.dispatch(Change::Select(None));
+    pg.dispatch(Change::Imported(Some(std::rc::Rc::new(imported))));
+    notice.set(Some(Notice::Info(fill(
+        s.import.replayed,
+        &[("name", &name), ("lines", &lines)],
+    ))));
+}
+
+/// Replays a log's text and shows it (at t=0, paused), or says why it cannot.
+fn open_log_text(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    text: &str,
+    file: &str,
+) {
+    match sharing::open_log(text, file) {
+        Ok((world, imported)) => show_log(pg, notice, s, world, imported),
+        Err(e) => notice.set(Some(Notice::Error {
+            what: "log",
+            why: sharing::explain_log_problem(s, &e),
+            log: None,
+        })),
+    }
 }
 
 /// The page's address with `link` as its fragment.
@@ -153,7 +204,7 @@ pub fn ShareBar() -> Html {
                 match sharing::open_link_checked(link) {
                     Ok(world) => {
                         pg.dispatch(Change::Alert(None));
-                        show_opened(&pg, &notice, s.share.imported, world, "link")
+                        show_opened(&pg, &notice, s.share.imported, world, "link", None)
                     }
                     Err(why) => pg.dispatch(Change::Alert(Some(Alert::BadLink(why)))),
                 }
@@ -233,7 +284,11 @@ pub fn ShareBar() -> Html {
             input.set_value("");
             let size = file.size();
             if let Err(why) = sharing::check_file_size(size) {
-                notice.set(Some(Notice::Error { what: "file", why }));
+                notice.set(Some(Notice::Error {
+                    what: "file",
+                    why,
+                    log: None,
+                }));
                 return;
             }
             let pg = pg.clone();
@@ -243,13 +298,106 @@ pub fn ShareBar() -> Html {
                     .await
                     .ok()
                     .and_then(|v| v.as_string());
-                let result = match text {
-                    Some(text) => sharing::open_file(size, &text),
-                    None => Err("the file could not be read as text".to_owned()),
+                let Some(text) = text else {
+                    notice.set(Some(Notice::Error {
+                        what: "file",
+                        why: "the file could not be read as text".to_owned(),
+                        log: None,
+                    }));
+                    return;
                 };
-                match result {
-                    Ok(world) => show_opened(&pg, &notice, t.imported, world, &file.name()),
-                    Err(why) => notice.set(Some(Notice::Error { what: "file", why })),
+                match sharing::open_file_checked(size, &text) {
+                    Ok(world) => {
+                        let shown = sharing::Imported::of_scenario(&world, &file.name());
+                        show_opened(&pg, &notice, t.imported, world, &file.name(), Some(shown))
+                    }
+                    Err(e) => {
+                        let log = (e == sharing::NotAScenario::KafkaLog)
+                            .then(|| std::rc::Rc::new((text, file.name())));
+                        notice.set(Some(Notice::Error {
+                            what: "file",
+                            why: sharing::explain_not_a_scenario(s, &e),
+                            log,
+                        }))
+                    }
+                }
+            });
+        })
+    };
+
+    // "Import a log": pasted lines, or one or more files read one after the other.
+    let paste = use_node_ref();
+    let onreplay = {
+        let pg = pg.clone();
+        let notice = notice.clone();
+        let paste = paste.clone();
+        Callback::from(move |_| {
+            let Some(area) = paste.cast::<web_sys::HtmlTextAreaElement>() else {
+                return;
+            };
+            // A log is replayed; a scenario or a link pasted here opens as it would elsewhere;
+            // describe output and the like are named, with what to do instead.
+            match sharing::open_paste(&area.value()) {
+                Ok(sharing::Opened::Log(world, imported)) => show_log(&pg, &notice, s, world, imported),
+                Ok(sharing::Opened::Scenario(world, imported)) => {
+                    let name = imported.name.clone();
+                    show_opened(&pg, &notice, t.imported, world, &name, Some(imported))
+                }
+                Err(e) => notice.set(Some(Notice::Error {
+                    what: if matches!(e, sharing::PasteProblem::Log(_)) {
+                        "log"
+                    } else {
+                        "file"
+                    },
+                    why: sharing::explain_paste_problem(s, &e),
+                    log: None,
+                })),
+            }
+        })
+    };
+    let onlogfiles = {
+        let pg = pg.clone();
+        let notice = notice.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else {
+                return;
+            };
+            let Some(files) = input.files() else {
+                return;
+            };
+            let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            input.set_value("");
+            let total: f64 = files.iter().map(|f| f.size()).sum();
+            if total > sharing::MAX_LOG_BYTES {
+                notice.set(Some(Notice::Error {
+                    what: "log",
+                    why: format!(
+                        "the files are {} MB; logs are read up to {} MB.",
+                        crate::num::fixed(total / 1_048_576.0, 1),
+                        crate::num::fixed(sharing::MAX_LOG_BYTES / 1_048_576.0, 0)
+                    ),
+                    log: None,
+                }));
+                return;
+            }
+            let pg = pg.clone();
+            let notice = notice.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let mut texts = Vec::new();
+                for f in &files {
+                    let text = wasm_bindgen_futures::JsFuture::from(f.text())
+                        .await
+                        .ok()
+                        .and_then(|v| v.as_string());
+                    texts.push((f.name(), text.unwrap_or_default()));
+                }
+                match sharing::open_logs(&texts) {
+                    Ok((world, imported)) => show_log(&pg, &notice, s, world, imported),
+                    Err(e) => notice.set(Some(Notice::Error {
+                        what: "log",
+                        why: sharing::explain_log_problem(s, &e),
+                        log: None,
+                    })),
                 }
             });
         })
@@ -258,13 +406,24 @@ pub fn ShareBar() -> Html {
     let notice_html = match &*notice {
         None => html! {},
         Some(Notice::Info(text)) => html! { <p class="share-info" role="status">{ text.clone() }</p> },
-        Some(Notice::Error { what, why }) => {
-            let lead = if *what == "file" { t.bad_file } else { t.bad_link };
+        Some(Notice::Error { what, why, log }) => {
+            let lead = match *what {
+                "file" => t.bad_file,
+                "log" => s.import.bad_log,
+                _ => t.bad_link,
+            };
+            let offer = log.clone().map(|text| {
+                let pg = pg.clone();
+                let notice = notice.clone();
+                let onclick = Callback::from(move |_| open_log_text(&pg, &notice, s, &text.0, &text.1));
+                html! { <button type="button" class="share-open-as-log" {onclick}>{ s.import.open_as_log }</button> }
+            });
             html! {
                 <div class="share-error" role="alert">
                     <strong>{ lead }</strong>{ s.sentence_gap }
                     <span class="share-error-reason">{ why.clone() }</span>{ s.sentence_gap }
                     { t.kept }
+                    { for offer }
                 </div>
             }
         }
@@ -287,6 +446,21 @@ pub fn ShareBar() -> Html {
                     <input type="file" accept=".json,application/json" onchange={onimport} />
                 </label>
             </div>
+            <details class="log-import">
+                <summary>{ s.import.heading }</summary>
+                <p class="log-import-intro">{ s.import.intro }</p>
+                <label class="log-import-paste">
+                    <span>{ s.import.paste_label }</span>
+                    <textarea ref={paste} rows="6" spellcheck="false" autocomplete="off" />
+                </label>
+                <div class="share-actions">
+                    <button type="button" onclick={onreplay}>{ s.import.replay }</button>
+                    <label class="share-import">
+                        { s.import.file }
+                        <input type="file" multiple=true accept=".log,.txt,text/plain" onchange={onlogfiles} />
+                    </label>
+                </div>
+            </details>
             { notice_html }
         </section>
     }

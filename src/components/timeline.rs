@@ -94,6 +94,33 @@ pub fn Timeline() -> Html {
             }
         })
     };
+    // An imported log's lines, marked where they happened (the imported panel lists them for
+    // the keyboard; a mark is a shortcut for the mouse).
+    let marks = pg.imported.as_ref().filter(|i| !i.marks.is_empty()).map(|imported| {
+        let span = end.max(1) as f64;
+        let mut last_pct = -1.0;
+        let ticks = imported.marks.iter().filter_map(|m| {
+            let pct = (m.at_ms.min(end) as f64 / span * 1000.0).round() / 10.0;
+            // One mark per 0.1% of the width.
+            if pct <= last_pct {
+                return None;
+            }
+            last_pct = pct;
+            let pg = pg.clone();
+            let at = m.at_ms;
+            let onclick = Callback::from(move |_| {
+                pg.world.borrow_mut().seek(SimTime(at));
+                pg.dispatch(Change::Pause);
+            });
+            let title = format!("{} {}: {}", imported.where_is(m), super::imported_panel::seconds(at), m.text);
+            Some(html! {
+                <span class="timeline-mark" style={format!("left: {pct}%")} {title} {onclick} data-at-ms={at.to_string()} />
+            })
+        });
+        html! {
+            <div class="timeline-marks" aria-hidden="true" title={s.import.marks_label}>{ for ticks }</div>
+        }
+    });
     let label = s.controls.time;
     html! {
         <section class="timeline" aria-label={s.lessons.timeline} data-snapshots={snapshots.to_string()}>
@@ -104,6 +131,7 @@ pub fn Timeline() -> Html {
                     title={s.controls.timeline_keys} aria-describedby="timeline-keys"
                     oninput={onseek} onkeydown={onkey} />
             </label>
+            { for marks }
             <span class="timeline-value">{ format!("{} / {}", seconds(now), seconds(end)) }</span>
             if let Some(t) = dropped {
                 <p class="timeline-dropped" data-testid="timeline-dropped">

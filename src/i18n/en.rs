@@ -5,7 +5,9 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ConsumerExplain, ExplainMore, Kip848ClientStrings, ReplicationStrings};
+use super::{
+    ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
+};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -559,6 +561,29 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "The address bar still holds the link, and nothing you had saved was overwritten.",
         autosave_failed: "This browser refused to save the session (its storage is full or blocked). The last saved session is kept; to keep this one, copy its link or export it.",
         dismiss: "Dismiss",
+    },
+    import: ImportStrings {
+        heading: "Import a log",
+        intro: "Paste Kafka broker or consumer log lines (GroupCoordinator, GroupMetadataManager, ConsumerCoordinator), or choose log files. The playground replays the group they show from t=0, paused; what the log does not say is assumed and listed.",
+        paste_label: "Log lines",
+        file: "Log files",
+        replay: "Replay this log",
+        replayed: "Replayed {name} from {lines} log lines, at t=0, paused.",
+        bad_log: "This log cannot be replayed:",
+        no_group_lines: "it has no consumer-group lines ({why}).",
+        consumer_protocol: "its group uses the consumer protocol (KIP-848), which the playground cannot run yet. `rebalance-sim from-log` writes its scenario.",
+        about: "Imported scenario",
+        lines_heading: "Log lines (click one to go to its moment)",
+        line_label: "Line {line} at {time}",
+        more_lines: "{n} more lines are marked on the timeline.",
+        marks_label: "Log lines on the timeline",
+        is_log: "This is a Kafka log, not a scenario: use “Import a log” to replay it.",
+        open_as_log: "Replay it as a log",
+        is_describe: "This is kafka-consumer-groups.sh --describe output: it shows one moment of a group, not how it got there. To replay the story, import the broker's or the consumers' log with “Import a log”; to see this command on the simulated group, use the console panel.",
+        is_topics: "This is kafka-topics.sh --describe output: the console panel answers that command on the simulated cluster. Import reads scenario JSON files.",
+        is_properties: "This looks like a properties file (consumer.properties). Import reads scenario JSON files (Export JSON and rebalance-sim from-log write them); a consumer's settings go in the add-consumer form.",
+        is_link: "This is a share link: paste it into the address bar to open it.",
+        accepts: "Import reads scenario JSON files (Export JSON and rebalance-sim from-log write them); for a Kafka log use “Import a log”. This file is not one: {why}",
     },
     lessons: LessonStrings {
         heading: "Lessons",

@@ -7,7 +7,9 @@ use super::{
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsoleStrings, ConsumerExplain, ExplainMore, Kip848ClientStrings, ReplicationStrings};
+use super::{
+    ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
+};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
@@ -522,6 +524,29 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "地址栏里仍是这个链接，你之前保存的内容也没有被覆盖。",
         autosave_failed: "浏览器拒绝保存当前会话（存储空间已满或被禁用）。上一次保存的会话仍然保留；要留住当前会话，请复制它的链接或导出文件。",
         dismiss: "关闭提示",
+    },
+    import: ImportStrings {
+        heading: "导入日志",
+        intro: "粘贴 Kafka broker 或消费者的日志行（GroupCoordinator、GroupMetadataManager、ConsumerCoordinator），或选择日志文件。演练场从 t=0 开始、暂停着重放日志中的组；日志里没有的信息按假设补上并逐条列出。",
+        paste_label: "日志行",
+        file: "日志文件",
+        replay: "重放这段日志",
+        replayed: "已从 {lines} 行日志重放 {name}，停在 t=0。",
+        bad_log: "无法重放这段日志：",
+        no_group_lines: "其中没有消费者组的日志行（{why}）。",
+        consumer_protocol: "它的组使用 consumer 协议（KIP-848），演练场暂时还不能运行这种消费者。`rebalance-sim from-log` 可以写出它的场景。",
+        about: "导入的场景",
+        lines_heading: "日志行（点击一行，跳到那一刻）",
+        line_label: "第 {line} 行，{time}",
+        more_lines: "另有 {n} 行标在时间轴上。",
+        marks_label: "时间轴上的日志行",
+        is_log: "这是一段 Kafka 日志，不是场景：请用“导入日志”来重放它。",
+        open_as_log: "作为日志重放",
+        is_describe: "这是 kafka-consumer-groups.sh --describe 的输出：它只显示组的某一刻，不显示过程。要重放过程，请用“导入日志”导入 broker 或消费者的日志；要在模拟的组上看这个命令，请用控制台面板。",
+        is_topics: "这是 kafka-topics.sh --describe 的输出：控制台面板可以在模拟的集群上回答这个命令。导入只读取场景 JSON 文件。",
+        is_properties: "这看起来是一个属性文件（consumer.properties）。导入只读取场景 JSON 文件（“导出 JSON”和 rebalance-sim from-log 会写出它）；消费者的设置请在添加消费者的表单里填写。",
+        is_link: "这是一个分享链接：请把它粘贴到地址栏中打开。",
+        accepts: "导入只读取场景 JSON 文件（“导出 JSON”和 rebalance-sim from-log 会写出它）；Kafka 日志请用“导入日志”。这个文件不是场景：{why}",
     },
     lessons: LessonStrings {
         heading: "课程",

@@ -66,7 +66,8 @@ try {
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(scenario)),
   });
-  await page.getByTestId('clock').and(page.locator(`[data-ms="${end}"]`)).waitFor({ timeout: 120_000 });
+  // (An import opens at t=0 once it has replayed the whole session.)
+  await page.getByRole('slider', { name: 'Timeline' }).and(page.locator(`[max="${end}"]`)).waitFor({ timeout: 120_000 });
   const importMs = Date.now() - started;
   const slider = page.getByRole('slider', { name: 'Timeline' });
   if (SEQUENCE) {

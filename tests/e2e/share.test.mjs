@@ -110,7 +110,11 @@ test('broken or hostile files are refused with their problem as text; the sessio
   await share.getByRole('button', { name: 'Export JSON' }).click();
   const file = await (await download).path();
   await input.setInputFiles(file);
-  await share.getByRole('status').filter({ hasText: /^Opened Playground session at/ }).waitFor();
+  // An import opens at t=0, paused, with its name shown; its end is the session exported.
+  await share.getByRole('status').filter({ hasText: /^Opened Playground session at 0\.0 s/ }).waitFor();
+  await page.getByTestId('imported').getByText('Playground session').waitFor();
+  await page.getByRole('slider', { name: 'Timeline' }).fill(String(before.clock));
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(page), before);
   assert.deepEqual(errors, []);
   await context.close();

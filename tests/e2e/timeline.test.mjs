@@ -56,13 +56,16 @@ test('scrubbing back shows the earlier state, forward returns to the same state,
   await context.close();
 });
 
-/** Imports `scenario` through the share bar and waits until it is shown at its end. */
+/** Imports `scenario` through the share bar (it opens at t=0, paused, replayed to its end) and
+ * shows it at its end. */
 async function importScenario(page, scenario) {
   await page
     .getByRole('region', { name: 'Share and save' })
     .getByLabel('Import JSON')
     .setInputFiles({ name: 'timeline.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
-  await page.getByTestId('clock').and(page.locator(`[data-ms="${scenario.end_ms}"]`)).waitFor();
+  await page.getByRole('slider', { name: 'Timeline' }).and(page.locator(`[max="${scenario.end_ms}"]`)).waitFor();
+  await page.getByTestId('clock').and(page.locator('[data-ms="0"]')).waitFor();
+  await seek(page, scenario.end_ms);
 }
 
 async function seek(page, ms) {
@@ -102,7 +105,7 @@ test('seeking back and forth across snapshots shows what a replay from the start
   }
   assert.equal(await page.getByRole('slider', { name: 'Timeline' }).getAttribute('max'), '200000');
 
-  // Each state equals the session replayed from time 0 to that time (no snapshot involved).
+  // Each state equals the session replayed from time 0 to that time (imported, then shown at its end).
   for (const t of [95_000, 61_500, 131_000, 12_000]) {
     const cut = { ...scenario, end_ms: t, actions: scenario.actions.filter((a) => a.at_ms <= t) };
     await importScenario(page, cut);

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 mod assign;
 mod console;
+mod from_log;
 mod partition_for;
 mod run;
 
@@ -29,6 +30,9 @@ commands:
   console SCENARIO.json [--at MS] [--kafka-version V] -- TOOL OPTIONS...
                                             answer kafka-consumer-groups.sh / kafka-topics.sh
                                             on the scenario's world at MS
+  from-log FILE... [--out SCENARIO.json] [--check]
+                                            replay a Kafka broker/client log as a scenario;
+                                            --check compares the replay with the log
 ";
 
 fn main() -> ExitCode {
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         "assign" => assign::run(rest),
         "run" => run::run(rest),
         "console" => console::run(rest),
+        "from-log" => from_log::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             ExitCode::SUCCESS

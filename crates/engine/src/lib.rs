@@ -97,6 +97,7 @@ pub mod cluster;
 pub mod console;
 pub mod coordinator;
 pub mod fields;
+pub mod fromlog;
 pub(crate) mod java;
 pub mod lesson;
 pub mod network;

@@ -348,3 +348,72 @@ fn l15_coordinator_moves_without_a_rebalance() {
     assert_eq!(generations(&sim).len(), 1, "no rebalance");
     assert_eq!(sim.duplicates().values().sum::<u64>(), 0);
 }
+
+#[test]
+fn l16_the_replayed_storm_is_poll_timeouts_not_session_expiries() {
+    let sim = run("16-rebalance-storm");
+    let timeouts: Vec<u64> = client_events(&sim, "consumer-orders-app-2")
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ClientEvent::PollTimeout {
+                    sends_leave_group: true,
+                    ..
+                }
+            )
+        })
+        .map(|(t, _)| t.at.as_millis())
+        .collect();
+    // The log's WARN lines are at 36.045 s and 69.065 s from its start (lines 28 and 51, t0 =
+    // 10:00:00.010); the replay's within half a second.
+    assert_eq!(timeouts.len(), 2, "{timeouts:?}");
+    assert!(
+        timeouts[0].abs_diff(36_035) < 500 && timeouts[1].abs_diff(69_055) < 500,
+        "{timeouts:?}"
+    );
+    assert!(!coordinator_events(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::MemberRemoved {
+            reason: RemovalReason::SessionExpired,
+            ..
+        }
+    )));
+    // Generations 1, 2, 3 at the log's 6.0 s, 39.0 s and 72.1 s (lines 15, 42, 61).
+    let g: Vec<(u64, i32)> = generations(&sim);
+    for (want_ms, want_gen) in [(6_015u64, 1), (39_035, 2), (72_055, 3)] {
+        assert!(
+            g.iter().any(|(t, n)| *n == want_gen && t.abs_diff(want_ms) < 500),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn l17_the_admin_tools_see_the_rebalance_the_coordinator_is_in() {
+    use rebalance_engine::console::{self, KafkaVersion};
+    use rebalance_engine::{Session, SimTime};
+    let describe = |at: u64, extra: &str| {
+        let mut session = Session::new(scenario("17-admin-tools")).unwrap();
+        session.run_to(SimTime(at));
+        let line = format!("kafka-consumer-groups.sh --bootstrap-server localhost:9092 --describe --group orders-app {extra}");
+        console::run(
+            &mut session,
+            &console::split_words(&line).unwrap(),
+            KafkaVersion::NEWEST,
+        )
+    };
+    // C joins at 40 s: the group rebalances (the tool warns on stderr, reference §6), then is
+    // Stable with three members; after everyone closed (70 s) and C's session expired, Empty.
+    let during = describe(41_000, "--state");
+    assert!(
+        during.stdout.contains("PreparingRebalance") && during.stderr.contains("is rebalancing"),
+        "{during:?}"
+    );
+    let after = describe(60_000, "--state");
+    assert!(
+        after.stdout.contains("Stable") && after.stdout.trim_end().ends_with('3'),
+        "{after:?}"
+    );
+    let empty = describe(200_000, "");
+    assert!(empty.stderr.contains("has no active members"), "{empty:?}");
+}

@@ -1,4 +1,4 @@
-//! The fifteen lesson presets (lessons/NN-name.json + lessons/NN-name.lesson.json): each scenario
+//! The seventeen lesson presets (lessons/NN-name.json + lessons/NN-name.lesson.json): each scenario
 //! runs to its end and its readable trace, followed by the resolved lesson steps, must equal the
 //! committed golden file in tests/golden_lessons (regenerate with `UPDATE_GOLDEN=1`; a missing
 //! golden fails). Every step must resolve and every question's computed answer must be one of its
@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use common::golden::check_golden;
 use common::sim::{repo_root, run_to_end};
-use rebalance_engine::lesson::{Lesson, ResolvedStep};
-use rebalance_engine::{Scenario, Simulation};
+use rebalance_engine::console::{self, KafkaVersion};
+use rebalance_engine::lesson::{check_console, Lesson, ResolvedStep};
+use rebalance_engine::{Scenario, Session, Simulation};
 
 fn lessons_dir() -> PathBuf {
     repo_root().join("lessons")
@@ -41,11 +42,26 @@ fn load(name: &str) -> (Lesson, Scenario) {
     (lesson, scenario)
 }
 
-fn golden_text(sim: &Simulation, lesson: &Lesson, steps: &[ResolvedStep]) -> String {
+fn golden_text(scenario: &Scenario, sim: &Simulation, lesson: &Lesson, steps: &[ResolvedStep]) -> String {
     let mut out = sim.trace_text(false);
     out.push_str("## lesson steps\n");
     for s in steps {
         out.push_str(&format!("## {} {} {}\n", s.at, s.id, s.line));
+        // A step's console command, answered on the world as the step shows it.
+        if let Some(line) = &lesson.steps[s.index].console {
+            let words = check_console(line).unwrap();
+            let mut session = Session::new(scenario.clone()).unwrap();
+            session.run_to_event(s.seq);
+            let answer = console::run(&mut session, &words, KafkaVersion::NEWEST);
+            out.push_str(&format!("##   $ {line}\n"));
+            for l in answer.stdout.lines() {
+                out.push_str(&format!("##   | {l}\n"));
+            }
+            for l in answer.stderr.lines() {
+                out.push_str(&format!("##   ! {l}\n"));
+            }
+            out.push_str(&format!("##   exit {}\n", answer.exit_code));
+        }
         if let Some(r) = &s.reveal {
             let p = lesson.steps[s.index].predict.as_ref().unwrap();
             out.push_str(&format!(
@@ -58,9 +74,9 @@ fn golden_text(sim: &Simulation, lesson: &Lesson, steps: &[ResolvedStep]) -> Str
 }
 
 #[test]
-fn there_are_fifteen_lessons() {
+fn there_are_seventeen_lessons() {
     let names = lesson_names();
-    assert_eq!(names.len(), 15, "{names:?}");
+    assert_eq!(names.len(), 17, "{names:?}");
     for (i, n) in names.iter().enumerate() {
         assert!(n.starts_with(&format!("{:02}-", i + 1)), "{n}");
     }
@@ -89,7 +105,11 @@ fn every_lesson_resolves_and_matches_its_golden() {
             "{name}: every lesson asks at least one question"
         );
         let sim = run_to_end(&scenario);
-        check_golden("golden_lessons", &name, &golden_text(&sim, &lesson, &steps));
+        check_golden(
+            "golden_lessons",
+            &name,
+            &golden_text(&scenario, &sim, &lesson, &steps),
+        );
     }
 }
 

@@ -80,3 +80,33 @@ fn unknown_consumer_unmatched_step_and_wrong_choices_are_errors() {
         "{e}"
     );
 }
+
+#[test]
+fn a_step_console_command_must_be_a_read_of_a_known_tool() {
+    let with = |line: &str| {
+        OK.replacen(
+            r#""title": {"zh": "入组""#,
+            &format!(r#""console": {line:?}, "title": {{"zh": "入组""#),
+            1,
+        )
+    };
+    let good = with("kafka-consumer-groups.sh --bootstrap-server x:9092 --describe --group g --state");
+    assert!(Lesson::from_json(&good).is_ok());
+    let e = Lesson::from_json(&with(
+        "kafka-consumer-groups.sh --bootstrap-server x:9092 --delete --group g",
+    ))
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("steps[0].console: `--delete` changes the world"),
+        "{e}"
+    );
+    let e = Lesson::from_json(&with("rm -rf /")).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("steps[0].console: `rm` is not one of the console's tools"),
+        "{e}"
+    );
+    let e = Lesson::from_json(&with("kafka-topics.sh --describe 'unclosed")).unwrap_err();
+    assert!(e.to_string().starts_with("steps[0].console:"), "{e}");
+}

@@ -138,6 +138,8 @@ const LESSONS: &[(&str, &str, &str, &str)] = &[
     lesson!("13-eager-vs-cooperative"),
     lesson!("14-offsets-expire"),
     lesson!("15-coordinator-failover"),
+    lesson!("16-rebalance-storm"),
+    lesson!("17-admin-tools"),
 ];
 
 fn run(name: &str, json: &str) -> Simulation {

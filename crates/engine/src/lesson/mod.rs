@@ -76,6 +76,35 @@ pub struct Step {
     /// A question asked *before* this step is shown; its answer is revealed with this step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predict: Option<Predict>,
+    /// A read-only admin command line (`kafka-consumer-groups.sh ... --describe|--list`,
+    /// `kafka-topics.sh ...`) whose answer the step shows, run by [`crate::console::run`] on the
+    /// world as the step shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub console: Option<String>,
+}
+
+/// Checks a step's console command line: words that split, one of the two tools, and nothing
+/// that writes (`--delete`, `--execute`): a step shows the world, it does not change it.
+pub fn check_console(line: &str) -> Result<Vec<String>, String> {
+    let words = crate::console::split_words(line).map_err(|e| e.to_string())?;
+    match words.first().map(String::as_str) {
+        Some("kafka-consumer-groups.sh" | "kafka-topics.sh") => {}
+        other => {
+            return Err(format!(
+                "`{}` is not one of the console's tools (kafka-consumer-groups.sh, kafka-topics.sh)",
+                other.unwrap_or("")
+            ))
+        }
+    }
+    if let Some(w) = words
+        .iter()
+        .find(|w| matches!(w.as_str(), "--delete" | "--execute" | "--create" | "--alter"))
+    {
+        return Err(format!(
+            "`{w}` changes the world; a lesson step only shows it (use --describe, --list or --dry-run)"
+        ));
+    }
+    Ok(words)
 }
 
 /// Which event a step anchors to. `event` is required; every other field narrows the match.
@@ -377,6 +406,9 @@ impl Lesson {
             }
             if let Some(p) = &s.predict {
                 check_predict(&format!("{at}.predict"), p)?;
+            }
+            if let Some(c) = &s.console {
+                check_console(c).map_err(|why| err(format!("{at}.console"), why))?;
             }
         }
         Ok(())

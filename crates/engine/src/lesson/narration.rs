@@ -27,6 +27,9 @@ pub struct NarratedStep {
     pub text: Text,
     /// The question asked before the step is shown.
     pub predict: Option<Question>,
+    /// The admin command line whose answer the step shows (see `Step::console`).
+    #[serde(default)]
+    pub console: Option<String>,
 }
 
 /// What a learner reads of a step's question (the answer comes from resolving the lesson).

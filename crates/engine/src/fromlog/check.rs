@@ -1,0 +1,198 @@
+//! The replay checked against its log: the scenario runs through a [`Session`] (the one scheduler)
+//! and each milestone of the log (a state change, a generation, a group epoch) is set beside the
+//! simulation's, in order, with where and why they differ.
+
+use crate::coordinator::event::EventKind;
+use crate::session::Session;
+use crate::sim::SimEventKind;
+use crate::time::SimTime;
+
+use super::story::Milestone;
+use super::{LineRef, Replay};
+
+/// How far apart two matched milestones may be and still read as the same moment (ms).
+pub const TOLERANCE_MS: u64 = 500;
+
+/// One row of the comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The log's milestone: when (ms), which line.
+    pub log: Option<(u64, LineRef)>,
+    /// The simulation's: when (ms).
+    pub sim: Option<u64>,
+    /// What.
+    pub what: Milestone,
+    /// How they differ (empty: the same within [`TOLERANCE_MS`]).
+    pub note: String,
+}
+
+/// The comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Every milestone, in the log's order, the simulation's extra ones at their place.
+    pub rows: Vec<Row>,
+    /// Rows that differ.
+    pub differences: usize,
+}
+
+/// Runs the replay's scenario and compares. `Err` when the scenario cannot run (the message says
+/// why, e.g. a consumer-protocol group before that client exists).
+pub fn check(replay: &Replay) -> Result<Check, String> {
+    let mut session =
+        Session::new(replay.scenario.clone()).map_err(|e| format!("the replay cannot run: {e}"))?;
+    session.run_to(SimTime(replay.scenario.end_ms));
+    let group = replay.scenario.group_id.as_str();
+    let mut sim: Vec<(u64, Milestone)> = Vec::new();
+    for e in session.log() {
+        if let SimEventKind::Coordinator { event, .. } = &e.kind {
+            match event {
+                EventKind::StateChanged { group_id, to, .. } if group_id == group => {
+                    sim.push((e.at.0, Milestone::State(format!("{to:?}"))));
+                }
+                EventKind::GenerationChanged { group_id, to, .. } if group_id == group => {
+                    sim.push((e.at.0, Milestone::Generation(i64::from(*to))));
+                }
+                EventKind::ConsumerGroupEpochBumped { group_id, epoch } if group_id == group => {
+                    sim.push((e.at.0, Milestone::Epoch(i64::from(*epoch))));
+                }
+                _ => {}
+            }
+        }
+    }
+    // The log's classic group lines never say Stable and CompletingRebalance apart from the
+    // generation line, so the simulation's CompletingRebalance is kept only if the log has it.
+    let log_kinds = |m: &Milestone| {
+        replay.milestones.iter().any(|(_, _, x)| {
+            std::mem::discriminant(x) == std::mem::discriminant(m)
+                && (!matches!(m, Milestone::State(_)) || x == m)
+        })
+    };
+    sim.retain(|(_, m)| log_kinds(m));
+    let mut rows = Vec::new();
+    let mut next = 0usize;
+    let mut differences = 0;
+    for (at, line, what) in &replay.milestones {
+        let found = sim[next..].iter().position(|(_, m)| m == what).map(|j| next + j);
+        match found {
+            Some(j) => {
+                for (t, m) in &sim[next..j] {
+                    differences += 1;
+                    rows.push(Row {
+                        log: None,
+                        sim: Some(*t),
+                        what: m.clone(),
+                        note: format!("the log does not show {m} here"),
+                    });
+                }
+                let t = sim[j].0;
+                let note = explain(what, *at, t);
+                if !note.is_empty() {
+                    differences += 1;
+                }
+                rows.push(Row {
+                    log: Some((*at, *line)),
+                    sim: Some(t),
+                    what: what.clone(),
+                    note,
+                });
+                next = j + 1;
+            }
+            None => {
+                differences += 1;
+                rows.push(Row {
+                    log: Some((*at, *line)),
+                    sim: None,
+                    what: what.clone(),
+                    note: format!("the replay never reaches {what} after this point"),
+                });
+            }
+        }
+    }
+    for (t, m) in &sim[next..] {
+        differences += 1;
+        rows.push(Row {
+            log: None,
+            sim: Some(*t),
+            what: m.clone(),
+            note: format!("the log does not show {m} (it may end before it)"),
+        });
+    }
+    Ok(Check { rows, differences })
+}
+
+fn secs(ms: u64) -> String {
+    format!("{:.3} s", ms as f64 / 1000.0)
+}
+
+/// Why the log's moment and the simulation's differ.
+fn explain(what: &Milestone, log: u64, sim: u64) -> String {
+    if log.abs_diff(sim) <= TOLERANCE_MS {
+        return String::new();
+    }
+    let later = log > sim;
+    let by = secs(log.abs_diff(sim));
+    match what {
+        Milestone::Generation(g) if later => format!(
+            "the log shows generation {g} stabilising {by} later: the members rejoined later than the replay's (their processing time is longer than assumed, or the initial rebalance delay is longer than 3 s)"
+        ),
+        Milestone::Generation(g) => format!(
+            "the log shows generation {g} stabilising {by} earlier: the replay waits longer for its members (its assumed processing time is longer than the real one)"
+        ),
+        Milestone::Epoch(e) if later => format!("the log bumps the group epoch to {e} {by} later"),
+        Milestone::Epoch(e) => format!("the log bumps the group epoch to {e} {by} earlier"),
+        Milestone::State(s) if s == "PreparingRebalance" && later => format!(
+            "the log's rebalance starts {by} later: its trigger (a join, a leave, a timeout) came later than the replay places it"
+        ),
+        Milestone::State(s) if s == "PreparingRebalance" => format!(
+            "the log's rebalance starts {by} earlier: its trigger came earlier than the replay places it (a timeout shorter than assumed?)"
+        ),
+        Milestone::State(s) if later => format!("the log enters {s} {by} later (the leader's assignment took longer than assumed)"),
+        Milestone::State(s) => format!("the log enters {s} {by} earlier"),
+    }
+}
+
+/// The comparison as text, one row per line: the log's side, the simulation's, the difference.
+pub fn render(replay: &Replay, check: &Check) -> String {
+    let cells: Vec<[String; 3]> = check
+        .rows
+        .iter()
+        .map(|r| {
+            let left = match r.log {
+                Some((t, l)) => format!("{:>9}  {:<9} {}", secs(t), replay.where_is(l), r.what),
+                None => format!("{:>9}", "-"),
+            };
+            let right = match r.sim {
+                Some(t) => format!("{:>9}  {}", secs(t), r.what),
+                None => format!("{:>9}", "-"),
+            };
+            let note = if r.note.is_empty() {
+                "same".to_owned()
+            } else {
+                r.note.clone()
+            };
+            [left, right, note]
+        })
+        .collect();
+    let w0 = cells
+        .iter()
+        .map(|c| c[0].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let w1 = cells
+        .iter()
+        .map(|c| c[1].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
+    let mut out = format!("{:<w0$} | {:<w1$} | difference\n", "log", "simulation");
+    for [l, r, n] in &cells {
+        out.push_str(&format!("{l:<w0$} | {r:<w1$} | {n}\n"));
+    }
+    out.push_str(&format!(
+        "{} milestone(s) from the log, {} difference(s) (tolerance {TOLERANCE_MS} ms)\n",
+        check.rows.iter().filter(|r| r.log.is_some()).count(),
+        check.differences
+    ));
+    out
+}

@@ -1,0 +1,118 @@
+//! The log reader on its own: line forms of each Kafka version (reference `kafka-log-lines.md`),
+//! and bounded memory on a large generated input (counted, not timed).
+
+use rebalance_engine::fromlog::{self, Importer, Milestone, MAX_ENTRIES};
+
+const GC: &str = "(kafka.coordinator.group.GroupCoordinator)";
+
+#[test]
+fn kafka_2_0_forms_without_state_or_reason() {
+    // 2.0: `Preparing to rebalance group G with old generation N (__consumer_offsets-P)` (§2 B1),
+    // `Stabilized group G generation N (__consumer_offsets-P)` without `with N members` (B2).
+    let text = format!(
+        "[2018-08-01 12:00:00,000] INFO [GroupCoordinator 0]: Preparing to rebalance group legacy with old generation 0 (__consumer_offsets-7) {GC}\n\
+         [2018-08-01 12:00:03,000] INFO [GroupCoordinator 0]: Stabilized group legacy generation 1 (__consumer_offsets-7) {GC}\n"
+    );
+    let r = fromlog::from_text(&text).unwrap();
+    assert_eq!(r.scenario.group_id, "legacy");
+    let ms: Vec<&Milestone> = r.milestones.iter().map(|(_, _, m)| m).collect();
+    assert_eq!(
+        ms,
+        [
+            &Milestone::State("PreparingRebalance".into()),
+            &Milestone::Generation(1),
+            &Milestone::State("CompletingRebalance".into())
+        ]
+    );
+    assert_eq!(r.milestones[1].0, 3_000);
+}
+
+#[test]
+fn java_coordinator_lines_end_with_a_period() {
+    let text = "[2025-09-01 10:05:12,407] INFO [GroupCoordinator id=2 topic=__consumer_offsets partition=5] Preparing to rebalance group orders-app in state PreparingRebalance with old generation 1 (reason: Adding new member consumer-orders-app-2-0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b with group instance id null; client reason: need to re-join with the given member-id: consumer-orders-app-2-0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b). (org.apache.kafka.coordinator.group.GroupMetadataManager)\n";
+    let r = fromlog::from_text(text).unwrap();
+    assert_eq!(r.scenario.consumers.len(), 1);
+    assert_eq!(
+        r.scenario.consumers[0].name.as_deref(),
+        Some("consumer-orders-app-2")
+    );
+    assert_eq!(
+        r.scenario.consumers[0].group_instance_id, None,
+        "`null` is no instance id"
+    );
+}
+
+#[test]
+fn other_layouts_and_loggers() {
+    // Logback's default and a Spring Boot layout, with the client prefix inside.
+    let text = "\
+10:00:00.100 [main] INFO  o.a.k.c.c.i.ConsumerCoordinator - [Consumer clientId=c1, groupId=g] (Re-)joining group
+2024-05-01 10:00:03.200  INFO 4242 --- [main] o.a.k.c.c.i.ConsumerCoordinator   : [Consumer clientId=c1, groupId=g] Successfully joined group with generation Generation{generationId=1, memberId='c1-00000000-0000-4000-8000-000000000000', protocol='range'}
+a line of some other logger
+";
+    let r = fromlog::from_text(text).unwrap();
+    assert_eq!(r.stats.recognised, 2);
+    assert_eq!(
+        r.stats.skipped, 2,
+        "the other logger's line and the empty last line"
+    );
+    assert_eq!(r.scenario.consumers[0].name.as_deref(), Some("c1"));
+}
+
+#[test]
+fn memory_stays_bounded_on_a_large_input() {
+    let mut i = Importer::new();
+    let n = MAX_ENTRIES as u64 + 5_000;
+    for k in 0..n {
+        let line = format!(
+            "[2024-05-01 10:{:02}:{:02},000] INFO [GroupCoordinator 1]: Stabilized group g generation {} (__consumer_offsets-3) with 1 members {GC}",
+            (k / 60) % 60,
+            k % 60,
+            k + 1
+        );
+        i.push_line(&line);
+        i.push_line(
+            "[2024-05-01 10:00:00,000] INFO [ReplicaManager broker=1] noise (kafka.server.ReplicaManager)",
+        );
+        assert!(i.kept() <= MAX_ENTRIES);
+    }
+    assert_eq!(i.kept(), MAX_ENTRIES);
+    let r = i.finish().unwrap();
+    assert_eq!(r.stats.lines, 2 * n);
+    assert_eq!(r.stats.over_limit, n - MAX_ENTRIES as u64);
+    assert!(r.marks.len() <= MAX_ENTRIES);
+    assert!(r
+        .assumptions
+        .iter()
+        .any(|a| a.text.contains("only the first 20000 group lines are replayed")));
+}
+
+#[test]
+fn recognises_a_log_and_not_a_scenario() {
+    assert!(fromlog::looks_like_kafka_log(&format!(
+        "[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 1 (__consumer_offsets-3) with 1 members {GC}"
+    )));
+    assert!(!fromlog::looks_like_kafka_log("{\"version\": 1, \"end_ms\": 10}"));
+}
+
+#[test]
+fn classifies_what_a_user_pastes() {
+    use fromlog::{classify, TextKind};
+    assert_eq!(classify("  {\"version\": 1}"), TextKind::Json);
+    assert_eq!(classify("rb1.abc"), TextKind::ShareLink);
+    assert_eq!(classify(&format!("junk\n[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 1 (__consumer_offsets-3) with 1 members {GC}")), TextKind::KafkaLog);
+    // Reference §6.1 and §6.3.
+    assert_eq!(
+        classify("\nGROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\norders-app      orders          0          1042            1050            8               -               -               -\n"),
+        TextKind::ConsumerGroupsDescribe
+    );
+    assert_eq!(
+        classify("\nGROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\norders-app                broker-2.kafka:9092 (2)   range                Stable          2\n"),
+        TextKind::ConsumerGroupsDescribe
+    );
+    assert_eq!(
+        classify("# consumer\nbootstrap.servers=localhost:9092\ngroup.id=orders-app\n"),
+        TextKind::Properties
+    );
+    assert_eq!(classify("hello world"), TextKind::Other);
+}
