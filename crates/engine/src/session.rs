@@ -342,9 +342,16 @@ impl Session {
     /// action the engine refuses changes nothing, not even the recorded future; one applied in the
     /// past forks (see the [module docs](self)).
     pub fn apply(&mut self, action: Action) -> Result<SimTime, ActionError> {
+        self.apply_at(SimTime::ZERO, action)
+    }
+
+    /// Like [`Session::apply`], but at `not_before` if that is later than the next open instant
+    /// (the time runs there first). A [`crate::compare::CompareSession`] applies one action to
+    /// sessions that ran different instants at the same time this way.
+    pub fn apply_at(&mut self, not_before: SimTime, action: Action) -> Result<SimTime, ActionError> {
         self.sim.check(&action)?;
         self.first_snapshot();
-        let at = self.sim.next_open_instant();
+        let at = self.sim.next_open_instant().max(not_before);
         if self.sim.now() < self.horizon || self.applied < self.history.len() {
             self.drop_future();
         }
