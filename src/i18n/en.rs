@@ -1,5 +1,5 @@
 use super::{
-    ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
     InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
     StageStrings, StateNames, Strings, TopicStrings, Words,
 };
@@ -604,5 +604,37 @@ pub(super) const STRINGS: Strings = Strings {
         legend: "Solid line, filled head: request. Dashed line, open head: response. Thick line, ✕ and the \
                  error code: error response. Paler: recorded after the shown time.",
         file_title: "Consumer group {group}: protocol messages, {from} to {to}",
+    },
+    compare: CompareStrings {
+        open: "Compare protocols",
+        close: "Back to the session",
+        heading: "The same story under each protocol",
+        intro: "Each column runs the story you see under one protocol. The timeline, the speed and every \
+                action (add, kill, close, pause, add a partition) apply to all of them at the same simulated \
+                time. Under each, one lane per consumer: coloured by the partitions it owns, hatched where it \
+                owns nothing, striped where it is revoking.",
+        tabs: "Protocols",
+        eager: "Classic, eager",
+        cooperative: "Classic, cooperative",
+        consumer: "Consumer protocol (KIP-848)",
+        eager_note: "range: every member revokes everything before it rejoins.",
+        cooperative_note: "cooperative-sticky: only the partitions that move are revoked, in a second rebalance.",
+        consumer_note: "group.protocol=consumer: the coordinator assigns; each member reconciles on its own.",
+        unavailable: "Not available in this engine yet: {why}",
+        group: "{state}, generation {gen}",
+        chart: "{protocol}: partition ownership from {from} to {to}",
+        legend: "Colour: partition. Hatched: owns nothing. Striped: revoking. Right edge: the shown time.",
+        stretch: "{name}: {what} from {from} to {to}",
+        owns_nothing: "owns nothing",
+        revoking: "revoking {parts}",
+        owns: "owns {parts}",
+        empty: "No consumer yet. Add one: it joins under every protocol at once.",
+        summary: "{protocol}: numbers",
+        rebalances: "Rebalances",
+        revoked: "Partitions revoked",
+        unowned_total: "Unowned time, all partitions",
+        unowned_worst: "Longest unowned stretch",
+        requests: "Requests sent",
+        duplicates: "Duplicates processed",
     },
 };

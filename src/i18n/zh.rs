@@ -1,5 +1,5 @@
 use super::{
-    ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
     InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
     StageStrings, StateNames, Strings, TopicStrings, Words,
 };
@@ -565,5 +565,36 @@ pub(super) const STRINGS: Strings = Strings {
         legend: "实线、实心箭头：请求。虚线、空心箭头：响应。粗线、✕ 加错误码：错误响应。颜色较浅：当前时刻之后\
                  录下的消息。",
         file_title: "消费者组 {group}：协议消息，{from} 至 {to}",
+    },
+    compare: CompareStrings {
+        open: "对比协议",
+        close: "返回会话",
+        heading: "同一个故事，不同的协议",
+        intro: "每一栏用一种协议运行你看到的故事。时间轴、速度和每个操作（添加、杀死、关闭、暂停、增加分区）\
+                在同一模拟时刻作用于所有栏。每栏下方每个消费者一条泳道：按拥有的分区着色，斜线表示什么都不拥有，\
+                条纹表示正在撤销。",
+        tabs: "协议",
+        eager: "经典协议·急切（eager）",
+        cooperative: "经典协议·协作（cooperative）",
+        consumer: "新消费者协议（KIP-848）",
+        eager_note: "range：每个成员在重新加入之前撤销全部分区。",
+        cooperative_note: "cooperative-sticky：只撤销要移动的分区，在第二次再均衡中完成。",
+        consumer_note: "group.protocol=consumer：由协调者分配，每个成员各自完成对账（reconcile）。",
+        unavailable: "本引擎暂不支持：{why}",
+        group: "{state}，第 {gen} 代",
+        chart: "{protocol}：从 {from} 到 {to} 的分区归属",
+        legend: "颜色：分区。斜线：什么都不拥有。条纹：正在撤销。右边缘：当前时刻。",
+        stretch: "{name}：从 {from} 到 {to} {what}",
+        owns_nothing: "什么都不拥有",
+        revoking: "正在撤销 {parts}",
+        owns: "拥有 {parts}",
+        empty: "还没有消费者。添加一个：它会在每种协议下同时加入。",
+        summary: "{protocol}：数字",
+        rebalances: "再均衡次数",
+        revoked: "被撤销的分区",
+        unowned_total: "无人拥有的时间（所有分区）",
+        unowned_worst: "最长的无人拥有时段",
+        requests: "发送的请求",
+        duplicates: "重复处理的记录",
     },
 };

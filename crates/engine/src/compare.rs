@@ -65,6 +65,10 @@ use crate::topic::Subscription;
 /// The most segments one lane keeps; past this its oldest quarter is dropped.
 pub const MAX_SEGMENTS: usize = 4_096;
 
+/// Virtual time between two snapshots of each variant at first: half a plain session's, since a
+/// seek replays every variant (a 30-minute session keeps 120 per variant).
+pub const SNAPSHOT_EVERY_MS: u64 = 15_000;
+
 /// Requests are counted per bucket of this much virtual time (the count at a shown time adds the
 /// shown bucket's part from the log).
 const BUCKET_MS: u64 = 1_000;
@@ -371,7 +375,8 @@ impl CompareSession {
             .into_iter()
             .map(|protocol| {
                 let derived = protocol.derive_scenario(&source);
-                match probe(protocol, &derived).and_then(|()| Session::new(derived)) {
+                let session = probe(protocol, &derived).and_then(|()| Session::new(derived));
+                match session.map(|s| s.with_snapshot_every(SNAPSHOT_EVERY_MS)) {
                     Ok(session) => Variant {
                         protocol,
                         status: VariantStatus::Running,

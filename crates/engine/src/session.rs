@@ -171,6 +171,14 @@ impl Session {
         self
     }
 
+    /// Takes a snapshot every `ms` of virtual time (at least 1,000) at first, instead of
+    /// [`SNAPSHOT_EVERY_MS`]: seeks replay less, snapshots take more memory (still at most
+    /// [`MAX_SNAPSHOTS`]). Call it before the session moves.
+    pub fn with_snapshot_every(mut self, ms: u64) -> Self {
+        self.snapshot_every = ms.max(1_000);
+        self
+    }
+
     /// The time before which the log no longer holds every entry (the oldest were dropped to keep
     /// memory bounded), if any were dropped. The state at those times can still be shown.
     pub fn log_dropped_before(&self) -> Option<SimTime> {

@@ -256,3 +256,26 @@ fn an_action_in_the_past_forks_every_variant_and_cuts_the_lanes() {
     fresh.run_to(SimTime(50_000));
     assert_eq!(fresh.views(SimTime::ZERO), s.views(SimTime::ZERO));
 }
+
+#[test]
+fn a_compare_link_carries_the_mode_and_an_old_link_still_opens_as_a_session() {
+    use rebalance_engine::share::{self, LinkMode};
+    let s = story();
+    let scenario = s.to_scenario();
+    let old = share::encode(&scenario);
+    let new = share::encode_with_mode(&scenario, LinkMode::Compare);
+    assert_eq!(new, format!("compare&{old}"));
+    for (text, mode) in [
+        (old.clone(), LinkMode::Session),
+        (format!("https://x.invalid/#s={old}"), LinkMode::Session),
+        (new.clone(), LinkMode::Compare),
+        (format!("https://x.invalid/#s={new}"), LinkMode::Compare),
+    ] {
+        let (decoded, m) = share::decode_with_mode(&text).unwrap();
+        assert_eq!(m, mode, "{text}");
+        assert_eq!(decoded, scenario);
+    }
+    // A decoder that knows no modes reads the story of a compare link.
+    assert_eq!(share::decode(&new).unwrap(), scenario);
+    assert!(share::decode_with_mode("compare&garbage").is_err());
+}
