@@ -32,7 +32,7 @@ pub use add_consumer_form::{check, AddConsumerForm, Draft, Field};
 pub use alert_bar::AlertBar;
 pub use announcer::Announcer;
 pub use clock::Clock;
-pub use compare_view::{CompareSummary, CompareToggle, CompareView, OwnershipChart};
+pub use compare_view::{protocol_name, CompareSummary, CompareToggle, CompareView, OwnershipChart};
 pub use console_panel::ConsolePanel;
 pub use consumer_card::ConsumerCard;
 pub use consumer_list::ConsumerList;

@@ -376,7 +376,7 @@ impl Reducible for Playground {
                 }
             }
             Change::Compare(on) => {
-                next.playing = false;
+                // (Time runs on if it ran: the columns start where the session was.)
                 next.selection = None;
                 if on {
                     next.lesson = None;
