@@ -2,9 +2,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, AlertBar, Announcer, CompareToggle, CompareView, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
-    Header, HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, Stage,
-    StageActions, Timeline, Toolbar, TopicPanel,
+    AddConsumerForm, AlertBar, Announcer, CompareToggle, CompareView, ConsolePanel, ConsumerList, EventLog,
+    GroupPanel, GroupStates, Header, HelpOverlay, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram,
+    ShareBar, Stage, StageActions, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;

@@ -225,7 +225,12 @@ impl World {
     /// The log's length up to the shown time (the UI re-renders its panels when it changes).
     pub fn log_len(&self) -> usize {
         match &self.compare {
-            Some(c) => c.variants().iter().filter_map(|v| v.session()).map(|s| s.log().len()).sum(),
+            Some(c) => c
+                .variants()
+                .iter()
+                .filter_map(|v| v.session())
+                .map(|s| s.log().len())
+                .sum(),
             None => self.log().len(),
         }
     }
@@ -238,7 +243,12 @@ impl World {
     /// The logs up to the shown time: the session's, or in compare mode every running protocol's.
     pub fn logs(&self) -> Vec<&[SimEvent]> {
         match &self.compare {
-            Some(c) => c.variants().iter().filter_map(|v| v.session()).map(|s| s.log()).collect(),
+            Some(c) => c
+                .variants()
+                .iter()
+                .filter_map(|v| v.session())
+                .map(|s| s.log())
+                .collect(),
             None => vec![self.session.log()],
         }
     }

@@ -1077,7 +1077,10 @@ async fn the_ownership_chart_draws_the_engines_lanes_and_marks_the_eager_gap() {
         let lanes = all(&root, ".compare-lane");
         assert_eq!(lanes.len(), view.lanes.len());
         for (el, lane) in lanes.iter().zip(&view.lanes) {
-            assert_eq!(el.get_attribute("data-consumer").as_deref(), Some(lane.consumer.as_str()));
+            assert_eq!(
+                el.get_attribute("data-consumer").as_deref(),
+                Some(lane.consumer.as_str())
+            );
             let segs = all(el, ".compare-seg");
             assert_eq!(segs.len(), lane.segments.len(), "{}", lane.consumer);
             for (g, seg) in segs.iter().zip(&lane.segments) {
@@ -1094,15 +1097,21 @@ async fn the_ownership_chart_draws_the_engines_lanes_and_marks_the_eager_gap() {
             }
         }
         // The survivors' gap after the kill is there, in words too.
-        let gaps: Vec<Element> = all(&root, ".compare-lane[data-consumer=C1] .compare-seg[data-kind=owns-nothing]")
-            .into_iter()
-            .filter(|g| g.get_attribute("data-from").and_then(|f| f.parse::<u64>().ok()) > Some(30_000))
-            .collect();
+        let gaps: Vec<Element> = all(
+            &root,
+            ".compare-lane[data-consumer=C1] .compare-seg[data-kind=owns-nothing]",
+        )
+        .into_iter()
+        .filter(|g| g.get_attribute("data-from").and_then(|f| f.parse::<u64>().ok()) > Some(30_000))
+        .collect();
         assert!(!gaps.is_empty());
         assert!(text_of(&gaps[0], "title").contains(nothing));
         let chart = root.query_selector("[data-testid=chart-eager]").unwrap().unwrap();
         let label = chart.get_attribute("aria-label").unwrap();
-        assert!(label.contains(rebalance_playground::components::protocol_name(lang.strings(), Protocol::Eager)));
+        assert!(label.contains(rebalance_playground::components::protocol_name(
+            lang.strings(),
+            Protocol::Eager
+        )));
         assert_eq!(chart.get_attribute("role").as_deref(), Some("img"));
     }
 }
@@ -1137,24 +1146,36 @@ async fn the_compare_summary_shows_the_engines_numbers() {
         assert!(text_of(&root, &format!("{sel} [data-stat=revoked] dt")).contains("Partitions revoked"));
     }
     // Eager revokes every partition a survivor held; cooperative none of them.
-    let (e, c) = (s.summary(Protocol::Eager).unwrap(), s.summary(Protocol::Cooperative).unwrap());
+    let (e, c) = (
+        s.summary(Protocol::Eager).unwrap(),
+        s.summary(Protocol::Cooperative).unwrap(),
+    );
     assert!(e.partitions_revoked > c.partitions_revoked);
 }
 
 #[wasm_bindgen_test]
 async fn the_compare_button_opens_compare_mode_and_goes_back() {
     let root = mount_point();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
     button(&root, "Compare protocols").click();
     until_present(&root, "[data-testid=compare]").await;
     assert_eq!(all(&root, "[role=tabpanel]").len(), 3);
-    assert!(root.query_selector("[data-testid=group-state]").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-testid=group-state]")
+        .unwrap()
+        .is_none());
     // The consumer protocol names the engine's reason while its client is not simulated.
-    if let Some(el) = root.query_selector("[data-testid=compare-unavailable-consumer]").unwrap() {
+    if let Some(el) = root
+        .query_selector("[data-testid=compare-unavailable-consumer]")
+        .unwrap()
+    {
         assert!(el.text_content().unwrap().contains("group_protocol"));
     }
     button(&root, "Back to the session").click();
     until_present(&root, "[data-testid=group-state]").await;
     assert!(root.query_selector("[data-testid=compare]").unwrap().is_none());
+    // Its animation loop and its link must not reach the next test's app.
+    app.destroy();
+    yew::scheduler::flush().await;
 }

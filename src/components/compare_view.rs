@@ -165,7 +165,11 @@ fn column(s: &Strings, col: &Column, selected: bool) -> Html {
 
 fn consumer_chip(c: &ConsumerView) -> Html {
     let running = c.lifecycle.is_running();
-    let parts: Vec<String> = c.partitions.iter().map(|p| p.partition.partition.to_string()).collect();
+    let parts: Vec<String> = c
+        .partitions
+        .iter()
+        .map(|p| p.partition.partition.to_string())
+        .collect();
     html! {
         <li class={classes!("compare-consumer", (!running).then_some("is-stopped"))}
             data-consumer={c.name.clone()} data-state={format!("{:?}", c.client_state)}>
@@ -194,9 +198,11 @@ pub struct ChartProps {
     pub view: Rc<OwnershipView>,
 }
 
-const LABEL_W: f64 = 44.0;
-const CHART_W: f64 = 600.0;
-const LANE_H: f64 = 18.0;
+// The drawing's units: about a pixel each in a 300-pixel column, so that the lanes and their
+// names stay readable (the drawing scales with its column, keeping its proportions).
+const LABEL_W: f64 = 30.0;
+const CHART_W: f64 = 320.0;
+const LANE_H: f64 = 22.0;
 const LANE_GAP: f64 = 4.0;
 
 /// One lane per consumer over the window, coloured by partition; owning nothing hatched,
@@ -289,7 +295,7 @@ pub fn OwnershipChart(props: &ChartProps) -> Html {
     }).collect();
     html! {
         <svg class="compare-chart" data-testid={format!("chart-{}", v.protocol.key())} role="img"
-            aria-label={label} viewBox={format!("0 0 {CHART_W} {height}")} preserveAspectRatio="none">
+            aria-label={label} viewBox={format!("0 0 {CHART_W} {height}")}>
             <defs>
                 <pattern id={pattern.clone()} width="6" height="6" patternUnits="userSpaceOnUse"
                     patternTransform="rotate(45)">

@@ -1,7 +1,7 @@
 use super::{
-    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
-    StageStrings, StateNames, Strings, TopicStrings, Words,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings,
+    HelpStrings, InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings,
+    ShareStrings, StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).

@@ -1,7 +1,7 @@
 use super::{
-    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
-    StageStrings, StateNames, Strings, TopicStrings, Words,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings,
+    HelpStrings, InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings,
+    ShareStrings, StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the

@@ -15,7 +15,11 @@ use rebalance_engine::{ConsumerConfig, Scenario, SimTime, Subscription};
 const MINUTES: u64 = 30;
 
 fn consumer(name: &str) -> Action {
-    let mut c = ConsumerConfig::new(name, "test_group_1", Subscription::Topics(vec!["test_topic".into()]));
+    let mut c = ConsumerConfig::new(
+        name,
+        "test_group_1",
+        Subscription::Topics(vec!["test_topic".into()]),
+    );
     c.session_timeout_ms = 10_000;
     c.heartbeat_interval_ms = 3_000;
     c.processing_ms = 1_000;

@@ -51,8 +51,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::{ClientEvent, ConsumerConfig, GroupProtocol};
 use crate::assignor::Strategy;
+use crate::client::{ClientEvent, ConsumerConfig, GroupProtocol};
 use crate::event::EventKind;
 use crate::network::{Endpoint, Payload};
 use crate::protocol::TopicPartition;
@@ -451,7 +451,13 @@ impl CompareSession {
             tracker.run_to(session, until);
         }
         self.now = until.max(self.now);
-        if let Some(t) = self.variants.iter().filter_map(Variant::session).map(Session::now).min() {
+        if let Some(t) = self
+            .variants
+            .iter()
+            .filter_map(Variant::session)
+            .map(Session::now)
+            .min()
+        {
             self.now = t;
         }
     }
@@ -660,7 +666,10 @@ fn probe(protocol: Protocol, derived: &Scenario) -> Result<(), ScenarioError> {
             ..ConsumerSpec::default()
         };
         if derived.client_defaults.subscription.is_none() {
-            let topic = derived.topics.first().map_or("compare-probe", |t| t.name.as_str());
+            let topic = derived
+                .topics
+                .first()
+                .map_or("compare-probe", |t| t.name.as_str());
             spec.subscription = Some(Subscription::Topics(vec![topic.to_owned()]));
         }
         p.derive_spec(&mut spec, &derived.client_defaults);
@@ -761,8 +770,16 @@ impl Tracker {
             let running = c.lifecycle().is_running();
             let s = Sample {
                 running,
-                owned: if running { c.owned().iter().cloned().collect() } else { Vec::new() },
-                revoking: if running { c.revoking().to_vec() } else { Vec::new() },
+                owned: if running {
+                    c.owned().iter().cloned().collect()
+                } else {
+                    Vec::new()
+                },
+                revoking: if running {
+                    c.revoking().to_vec()
+                } else {
+                    Vec::new()
+                },
             };
             if running {
                 subscribed.extend(c.subscribed_topics().iter().map(String::as_str));

@@ -140,7 +140,10 @@ fn eager_lanes_show_every_member_owning_nothing_during_the_rebalance() {
     assert!(overlap, "no moment at which the whole group stopped: {a:?} {b:?}");
     // And afterwards they own the six partitions between them.
     let end = SimTime(END - 1);
-    assert_eq!(owned_at(lane(&lanes, "C1"), end).len() + owned_at(lane(&lanes, "C3"), end).len(), 6);
+    assert_eq!(
+        owned_at(lane(&lanes, "C1"), end).len() + owned_at(lane(&lanes, "C3"), end).len(),
+        6
+    );
     let sum = s.summary(Protocol::Eager).unwrap();
     assert!(sum.partitions_revoked >= 4, "{sum:?}");
     // Every partition was unowned after the kill, the survivors' own ones included.
@@ -197,7 +200,10 @@ fn cooperative_lanes_show_only_the_moved_partitions_unowned() {
         for seg in lane(&lanes, name).segments.iter().filter(|s| s.from >= kill) {
             assert_ne!(seg.kind(), SegmentKind::OwnsNothing, "{name} stopped: {seg:?}");
             let owned: Vec<String> = seg.owned.iter().map(|p| p.to_string()).collect();
-            assert!(before.iter().all(|p| owned.contains(p)), "{name} lost a partition: {seg:?}");
+            assert!(
+                before.iter().all(|p| owned.contains(p)),
+                "{name} lost a partition: {seg:?}"
+            );
         }
     }
     // Only C2's partitions went unowned after the kill, until C2's session timed out.
@@ -207,11 +213,18 @@ fn cooperative_lanes_show_only_the_moved_partitions_unowned() {
     dead_sorted.sort();
     assert_eq!(after, dead_sorted);
     let sum = s.summary(Protocol::Cooperative).unwrap();
-    for u in sum.unowned.iter().filter(|u| dead.contains(&u.partition.to_string())) {
+    for u in sum
+        .unowned
+        .iter()
+        .filter(|u| dead.contains(&u.partition.to_string()))
+    {
         assert!(u.worst_ms >= 9_000, "waited for C2's 10 s session timeout: {u:?}");
     }
     let eager = s.summary(Protocol::Eager).unwrap();
-    assert!(sum.partitions_revoked < eager.partitions_revoked, "{sum:?} {eager:?}");
+    assert!(
+        sum.partitions_revoked < eager.partitions_revoked,
+        "{sum:?} {eager:?}"
+    );
 }
 
 #[test]
@@ -224,7 +237,10 @@ fn seeking_gives_the_same_views_and_a_replay_of_its_scenario_the_same_lanes() {
         let v = s.views(SimTime::ZERO);
         for view in &v {
             if let Some(o) = &view.ownership {
-                assert!(o.lanes.iter().all(|l| l.segments.iter().all(|g| g.to.unwrap() <= SimTime(t))));
+                assert!(o
+                    .lanes
+                    .iter()
+                    .all(|l| l.segments.iter().all(|g| g.to.unwrap() <= SimTime(t))));
             }
         }
     }
