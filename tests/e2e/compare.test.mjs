@@ -75,10 +75,12 @@ async function addThreeKillOne(page, lang, { keyboard = false } = {}) {
   } else {
     await kill.click();
   }
-  await page.waitForFunction(() => {
-    const lane = document.querySelector('[data-testid="chart-eager"] .compare-lane[data-consumer="C2"]');
-    return lane && [...lane.querySelectorAll('.compare-seg')].length > 0;
-  });
+  // The kill is shown: C2's card says killed, and its lanes end.
+  await page
+    .getByRole('article', { name: 'C2', exact: true })
+    .getByTestId('client-state')
+    .and(page.locator('[data-state="killed"]'))
+    .waitFor({ timeout: 30_000 });
   const killAt = await page.evaluate(() => {
     const segs = [...document.querySelectorAll('[data-testid="chart-cooperative"] .compare-lane[data-consumer="C2"] .compare-seg')];
     return Number(segs[segs.length - 1].getAttribute('data-to'));
