@@ -2,9 +2,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, AlertBar, Announcer, ConsolePanel, ConsumerList, EventLog, GroupPanel, GroupStates,
-    Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar,
-    Stage, StageActions, Timeline, Toolbar, TopicPanel,
+    AddConsumerForm, AlertBar, Announcer, CompareToggle, CompareView, ConsolePanel, ConsumerList, EventLog,
+    GroupPanel, GroupStates, Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel,
+    SequenceDiagram, ShareBar, Stage, StageActions, Timeline, Toolbar, TopicPanel,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
@@ -163,12 +163,16 @@ pub fn App() -> Html {
         Callback::from(move |open: bool| help_open.set(open))
     };
 
+    // Compare mode shows the protocols side by side instead of the stage; the shared controls stay.
+    let comparing = playground.world.borrow().compare().is_some();
+
     html! {
         <ContextProvider<Lang> context={*lang}>
             <ContextProvider<PlaygroundContext> context={playground.clone()}>
                 <div class={classes!("app", presenting.then_some("is-presenting"))}>
                     <Header {onlang} presenting={*presenting} {onpresent} onhelp={onhelp.clone()} />
                     <Toolbar />
+                    <CompareToggle />
                     <AlertBar />
                     <Timeline />
                     <Announcer />
@@ -178,17 +182,27 @@ pub fn App() -> Html {
                     // beside it; in one column the group's facts and the controls stay docked at
                     // the bottom of the screen while the stage is in view.
                     <main class="app-main">
-                        <div class="app-col app-col-main">
-                            <Stage />
+                        <div class={classes!("app-col", "app-col-main", comparing.then_some("is-comparing"))}>
+                            if comparing {
+                                <CompareView />
+                            } else {
+                                <Stage />
+                            }
                             <div class="stage-dock">
-                                <GroupPanel />
+                                if !comparing {
+                                    <GroupPanel />
+                                }
                                 if *settled {
                                     <StageActions />
                                 }
                             </div>
                         </div>
                         <div class="app-col app-col-side">
-                            if *settled {
+                            if *settled && comparing {
+                                <ConsumerList />
+                                <AddConsumerForm />
+                                <ShareBar />
+                            } else if *settled {
                                 <LessonPanel />
                                 <ImportedPanel />
                                 <Inspector />

@@ -1028,6 +1028,8 @@ pub struct Strings {
     pub consumer_explain: ConsumerExplain,
     /// Log entries of consumer-protocol (KIP-848) consumers.
     pub kip848_client: Kip848ClientStrings,
+    /// Compare mode.
+    pub compare: CompareStrings,
 }
 
 /// The consumer protocol's coordinator events and records (`explain_consumer.rs`). Kafka's names
@@ -1112,6 +1114,64 @@ pub struct Kip848ClientStrings {
     pub reconciliation_discarded: &'static str,
     /// `max.poll.interval.ms` expired: {who}, {ms}, {epoch} (the leave epoch).
     pub poll_timer_expired: &'static str,
+}
+
+/// Compare mode (`components/compare_view.rs`).
+pub struct CompareStrings {
+    /// The button that opens compare mode.
+    pub open: &'static str,
+    /// The button that goes back to the normal session.
+    pub close: &'static str,
+    /// The section's heading.
+    pub heading: &'static str,
+    /// One paragraph under it.
+    pub intro: &'static str,
+    /// The tabs' accessible name (on a phone one protocol is shown at a time).
+    pub tabs: &'static str,
+    /// Classic eager.
+    pub eager: &'static str,
+    /// Classic cooperative.
+    pub cooperative: &'static str,
+    /// The consumer protocol.
+    pub consumer: &'static str,
+    /// What each protocol does, one line each: eager, cooperative, consumer.
+    pub eager_note: &'static str,
+    /// See `eager_note`.
+    pub cooperative_note: &'static str,
+    /// See `eager_note`.
+    pub consumer_note: &'static str,
+    /// A protocol the engine refuses: "{why}" is its reason (English, naming the field).
+    pub unavailable: &'static str,
+    /// The group line: "{state}, generation {gen}".
+    pub group: &'static str,
+    /// The chart's accessible name: "{protocol}: partition ownership from {from} to {to}".
+    pub chart: &'static str,
+    /// How to read the chart.
+    pub legend: &'static str,
+    /// A lane's stretch: "{name}: {what} from {from} to {to}".
+    pub stretch: &'static str,
+    /// A stretch owning nothing.
+    pub owns_nothing: &'static str,
+    /// A stretch revoking: "revoking {parts}".
+    pub revoking: &'static str,
+    /// A stretch owning partitions: "owns {parts}".
+    pub owns: &'static str,
+    /// Shown while no consumer ran.
+    pub empty: &'static str,
+    /// The summary's accessible name: "{protocol}: numbers".
+    pub summary: &'static str,
+    /// Rebalances.
+    pub rebalances: &'static str,
+    /// Partitions revoked.
+    pub revoked: &'static str,
+    /// Unowned time, all partitions.
+    pub unowned_total: &'static str,
+    /// The longest unowned stretch.
+    pub unowned_worst: &'static str,
+    /// Requests sent.
+    pub requests: &'static str,
+    /// Duplicates processed.
+    pub duplicates: &'static str,
 }
 
 /// The sequence diagram (`components/sequence_diagram.rs`).

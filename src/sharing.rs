@@ -61,7 +61,10 @@ pub const HASH_PREFIX: &str = "#s=";
 /// The session as a scenario: where it started from, every action the user applied with its time,
 /// and `end_ms` = the shown time (see [`rebalance_engine::Session::to_scenario`]).
 pub fn session_scenario(world: &World) -> Scenario {
-    world.session().to_scenario()
+    match world.compare() {
+        Some(c) => c.to_scenario(),
+        None => world.session().to_scenario(),
+    }
 }
 
 /// A name in a link or file, checked with the engine's one rule for names (the add-consumer form
@@ -193,7 +196,12 @@ pub fn replay(scenario: &Scenario) -> Result<World, String> {
 
 /// The share string (`rb1.…`) of the session.
 pub fn session_link(world: &World) -> String {
-    share::encode(&session_scenario(world))
+    let mode = if world.compare().is_some() {
+        share::LinkMode::Compare
+    } else {
+        share::LinkMode::Session
+    };
+    share::encode_with_mode(&session_scenario(world), mode)
 }
 
 /// The share string in a page fragment, if the fragment is `#s=…`.
@@ -243,8 +251,15 @@ pub fn explain_open_error(s: &Strings, e: &OpenError) -> String {
 
 /// Decodes and replays a share string (or a whole URL), with the typed reason it cannot.
 pub fn open_link_checked(text: &str) -> Result<World, OpenError> {
-    let scenario = share::decode(text).map_err(OpenError::Link)?;
-    replay(&scenario).map_err(OpenError::Replay)
+    let (scenario, mode) = share::decode_with_mode(text).map_err(OpenError::Link)?;
+    let mut world = replay(&scenario).map_err(OpenError::Replay)?;
+    if mode == share::LinkMode::Compare {
+        // The normal session is the same story, to return to when compare mode is left.
+        let compare = rebalance_engine::compare::CompareSession::new(scenario)
+            .map_err(|e| OpenError::Replay(e.to_string()))?;
+        world.open_compare(compare);
+    }
+    Ok(world)
 }
 
 /// Decodes and replays a share string (or a whole URL). The error names the problem (English).

@@ -121,15 +121,16 @@ pub fn step_to_shown(world: &mut World, filter: &LogFilter, stop: Option<u64>) -
         if stop.is_some_and(|seq| reached(world, seq)) {
             return true;
         }
-        let before = world.log_len();
+        // (In compare mode, an entry of any protocol's log.)
+        let before: Vec<usize> = world.logs().iter().map(|l| l.len()).collect();
         if !world.step() {
             break;
         }
-        if world
-            .log()
-            .get(before..)
-            .is_some_and(|new| new.iter().any(|ev| filter.shows(ev)))
-        {
+        let shown = world.logs().iter().zip(&before).any(|(log, &n)| {
+            log.get(n..)
+                .is_some_and(|new| new.iter().any(|ev| filter.shows(ev)))
+        });
+        if shown {
             break;
         }
         let now = card_states(world);
@@ -307,6 +308,8 @@ pub enum Change {
     SetLogFilter(LogFilter),
     /// Show what was imported (a scenario or a log), or nothing.
     Imported(Option<Rc<crate::sharing::Imported>>),
+    /// Open compare mode on the story shown (`true`), or go back to the normal session.
+    Compare(bool),
 }
 
 impl Reducible for Playground {
@@ -379,6 +382,16 @@ impl Reducible for Playground {
                 // Acting on the session makes it the one to keep (the bad link is let go).
                 if matches!(next.alert, Some(Alert::BadLink(_))) {
                     next.alert = None;
+                }
+            }
+            Change::Compare(on) => {
+                // (Time runs on if it ran: the columns start where the session was.)
+                next.selection = None;
+                if on {
+                    next.lesson = None;
+                    next.refused = next.world.borrow_mut().enter_compare().err();
+                } else {
+                    next.world.borrow_mut().leave_compare();
                 }
             }
             Change::Alert(alert) => next.alert = alert,

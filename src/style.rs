@@ -6,11 +6,12 @@
 use rebalance_engine::protocol::Api;
 
 /// The Kafka APIs the stage draws, in legend order.
-pub const APIS: [Api; 7] = [
+pub const APIS: [Api; 8] = [
     Api::FindCoordinator,
     Api::JoinGroup,
     Api::SyncGroup,
     Api::Heartbeat,
+    Api::ConsumerGroupHeartbeat,
     Api::LeaveGroup,
     Api::OffsetCommit,
     Api::OffsetFetch,
@@ -27,7 +28,8 @@ pub fn api_class(api: Api) -> &'static str {
         Api::OffsetCommit => "api-commit",
         Api::OffsetFetch => "api-fetch",
         Api::DescribeGroups | Api::ListGroups | Api::DeleteGroups => "api-other",
-        Api::ConsumerGroupHeartbeat => "api-heartbeat",
+        // The consumer protocol's one request: its own colour, not the classic heartbeat's.
+        Api::ConsumerGroupHeartbeat => "api-cg-heartbeat",
         Api::ConsumerGroupDescribe => "api-other",
     }
 }

@@ -7,6 +7,7 @@
 //! millisecond between frames, and copies the engine's views into one value for rendering.
 
 use rebalance_engine::assignor::Strategy;
+use rebalance_engine::compare::CompareSession;
 use rebalance_engine::console::{KafkaVersion, Output as ConsoleOutput};
 use rebalance_engine::scenario::{TopicSpec, SCENARIO_VERSION};
 use rebalance_engine::sim::{Action, ConsumerView, SimEvent, TopicView};
@@ -117,6 +118,9 @@ pub struct World {
     carry: f64,
     /// The number of consumers ever added (for default names).
     added: usize,
+    /// Compare mode: the same story under every protocol, driven instead of `session` (which is
+    /// kept as it was, to return to).
+    compare: Option<Box<CompareSession>>,
 }
 
 impl World {
@@ -148,7 +152,46 @@ impl World {
             added: session.sim().consumer_names().len(),
             session,
             carry: 0.0,
+            compare: None,
         }
+    }
+
+    /// Opens compare mode on the story shown now (see [`rebalance_engine::compare`]): the normal
+    /// session is kept as it is. An `Err` is the engine's reason (English).
+    pub fn enter_compare(&mut self) -> Result<(), String> {
+        let source = self.session.to_scenario();
+        let compare = CompareSession::new(source).map_err(|e| e.to_string())?;
+        self.open_compare(compare);
+        Ok(())
+    }
+
+    /// Shows `compare` (run to its scenario's end) instead of the normal session.
+    pub fn open_compare(&mut self, mut compare: CompareSession) {
+        compare.run_to(SimTime(compare.source().end_ms));
+        self.carry = 0.0;
+        self.compare = Some(Box::new(compare));
+        self.added = self.sim().consumer_names().len();
+    }
+
+    /// Leaves compare mode: the normal session is shown again, as it was left.
+    pub fn leave_compare(&mut self) {
+        self.compare = None;
+        self.carry = 0.0;
+        self.added = self.sim().consumer_names().len();
+    }
+
+    /// The compare session, while compare mode is on.
+    pub fn compare(&self) -> Option<&CompareSession> {
+        self.compare.as_deref()
+    }
+
+    /// The session the panels show: the normal one, or in compare mode the first variant that
+    /// runs (the shared actions and the timeline's keys work on its consumers and log).
+    fn shown(&self) -> &Session {
+        self.compare
+            .as_ref()
+            .and_then(|c| c.variants().iter().find_map(|v| v.session()))
+            .unwrap_or(&self.session)
     }
 
     /// The recorded session.
@@ -164,32 +207,56 @@ impl World {
 
     /// The actions the user applied up to the shown time, with their virtual times.
     pub fn history(&self) -> &[(SimTime, Action)] {
-        self.session.history()
+        self.shown().history()
     }
 
     /// The engine's simulation at the shown time, read-only (its log is [`World::log`]).
     pub fn sim(&self) -> &Simulation {
-        self.session.sim()
+        self.shown().sim()
     }
 
     /// The current virtual time.
     pub fn now(&self) -> SimTime {
-        self.session.now()
+        match &self.compare {
+            Some(c) => c.now(),
+            None => self.session.now(),
+        }
     }
 
     /// The log's length up to the shown time (the UI re-renders its panels when it changes).
     pub fn log_len(&self) -> usize {
-        self.log().len()
+        match &self.compare {
+            Some(c) => c
+                .variants()
+                .iter()
+                .filter_map(|v| v.session())
+                .map(|s| s.log().len())
+                .sum(),
+            None => self.log().len(),
+        }
     }
 
     /// The recorded log after the shown time (empty unless the learner sought back).
     pub fn log_ahead(&self) -> &[SimEvent] {
-        self.session.log_ahead()
+        self.shown().log_ahead()
+    }
+
+    /// The logs up to the shown time: the session's, or in compare mode every running protocol's.
+    pub fn logs(&self) -> Vec<&[SimEvent]> {
+        match &self.compare {
+            Some(c) => c
+                .variants()
+                .iter()
+                .filter_map(|v| v.session())
+                .map(|s| s.log())
+                .collect(),
+            None => vec![self.session.log()],
+        }
     }
 
     /// The log up to the shown time.
     pub fn log(&self) -> &[SimEvent] {
-        self.session.log()
+        self.shown().log()
     }
 
     /// Moves the virtual clock forward by `ms` (fractions carry over to the next call).
@@ -202,36 +269,48 @@ impl World {
         self.carry = total - whole;
         if whole >= 1.0 {
             let until = SimTime(self.now().as_millis().saturating_add(whole as u64));
-            self.session.run_to(until);
+            match &mut self.compare {
+                Some(c) => c.run_to(until),
+                None => self.session.run_to(until),
+            }
         }
     }
 
     /// Runs the next instant at which something happens. Returns whether there was one.
     pub fn step(&mut self) -> bool {
         self.carry = 0.0;
-        self.session.step()
+        match &mut self.compare {
+            Some(c) => c.step(),
+            None => self.session.step(),
+        }
     }
 
     /// The furthest time the recorded session reached (the timeline's end).
     pub fn horizon(&self) -> SimTime {
-        self.session.horizon()
+        match &self.compare {
+            Some(c) => c.horizon(),
+            None => self.session.horizon(),
+        }
     }
 
     /// The time before which the log no longer holds every entry (see
     /// [`Session::log_dropped_before`]).
     pub fn log_dropped_before(&self) -> Option<SimTime> {
-        self.session.log_dropped_before()
+        self.shown().log_dropped_before()
     }
 
     /// How many snapshots the session keeps, and the virtual time between them.
     pub fn snapshots(&self) -> (usize, u64) {
-        self.session.snapshots()
+        self.shown().snapshots()
     }
 
     /// Shows the session as it was at `to` (see [`Session::seek`]).
     pub fn seek(&mut self, to: SimTime) {
         self.carry = 0.0;
-        self.session.seek(to);
+        match &mut self.compare {
+            Some(c) => c.seek(to),
+            None => self.session.seek(to),
+        }
         self.added = self.sim().consumer_names().len();
     }
 
@@ -299,7 +378,10 @@ impl World {
                 duration_ms: Some(SLOW_FOR_MS),
             },
         };
-        self.session.apply(action).map(|_| ()).map_err(|e| e.0)
+        match &mut self.compare {
+            Some(c) => c.apply(action).map(|_| ()).map_err(|e| e.0),
+            None => self.session.apply(action).map(|_| ()).map_err(|e| e.0),
+        }
     }
 
     /// Runs an admin command line (`kafka-consumer-groups.sh ...`, `kafka-topics.sh ...`) on the
@@ -317,7 +399,7 @@ impl World {
     /// The picture of the world the panels render.
     pub fn view(&mut self) -> View {
         let sim = self.sim();
-        let group = self.session.group_view();
+        let group = self.shown().group_view();
         let consumers = sim.consumers();
         let brokers = sim
             .brokers()
@@ -335,7 +417,7 @@ impl World {
             })
             .collect();
         View {
-            now: sim.now(),
+            now: self.now(),
             log_len: self.log_len(),
             seed: self.seed,
             group,
@@ -347,7 +429,7 @@ impl World {
 
     /// The log entry with this sequence number, if it is shown.
     pub fn event(&self, seq: u64) -> Option<&SimEvent> {
-        self.session.event(seq)
+        self.shown().event(seq)
     }
 }
 

@@ -1081,3 +1081,169 @@ async fn a_pasted_log_replays_and_a_click_on_a_line_goes_to_its_moment() {
     app.destroy();
     root.remove();
 }
+
+// ================================================================ compare mode (issue 17)
+
+/// Three consumers join; C2 is killed at 30 s; 70 s in all, under every protocol.
+fn compare_story() -> rebalance_engine::compare::CompareSession {
+    use rebalance_engine::compare::CompareSession;
+    use rebalance_engine::sim::Action;
+    use rebalance_engine::SimTime;
+    let base = rebalance_playground::world::default_base(5);
+    let mut s = CompareSession::new(base).unwrap();
+    for (i, name) in ["C1", "C2", "C3"].into_iter().enumerate() {
+        s.run_to(SimTime(i as u64 * 1_000));
+        let config = Box::new(default_consumer(name));
+        s.apply(Action::AddConsumer { config }).unwrap();
+    }
+    s.run_to(SimTime(30_000));
+    s.apply(Action::Kill {
+        consumer: "C2".into(),
+    })
+    .unwrap();
+    s.run_to(SimTime(70_000));
+    s
+}
+
+#[derive(PartialEq, Properties)]
+struct ChartIn {
+    lang: Lang,
+    view: std::rc::Rc<rebalance_engine::compare::OwnershipView>,
+    summary: std::rc::Rc<rebalance_engine::compare::Summary>,
+}
+
+#[component]
+fn ChartAndSummary(props: &ChartIn) -> Html {
+    use rebalance_playground::components::{CompareSummary, OwnershipChart};
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <OwnershipChart view={props.view.clone()} />
+            <CompareSummary summary={props.summary.clone()} />
+        </ContextProvider<Lang>>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_ownership_chart_draws_the_engines_lanes_and_marks_the_eager_gap() {
+    use rebalance_engine::compare::{Protocol, SegmentKind};
+    use rebalance_engine::SimTime;
+    let s = compare_story();
+    for (lang, nothing) in [(Lang::En, "owns nothing"), (Lang::Zh, "什么都不拥有")] {
+        let view = s.ownership(Protocol::Eager, SimTime::ZERO).unwrap();
+        let summary = s.summary(Protocol::Eager).unwrap();
+        let root = mount_point();
+        yew::Renderer::<ChartAndSummary>::with_root_and_props(
+            root.clone(),
+            ChartIn {
+                lang,
+                view: std::rc::Rc::new(view.clone()),
+                summary: std::rc::Rc::new(summary),
+            },
+        )
+        .render();
+        until_present(&root, "[data-testid=chart-eager]").await;
+        let lanes = all(&root, ".compare-lane");
+        assert_eq!(lanes.len(), view.lanes.len());
+        for (el, lane) in lanes.iter().zip(&view.lanes) {
+            assert_eq!(
+                el.get_attribute("data-consumer").as_deref(),
+                Some(lane.consumer.as_str())
+            );
+            let segs = all(el, ".compare-seg");
+            assert_eq!(segs.len(), lane.segments.len(), "{}", lane.consumer);
+            for (g, seg) in segs.iter().zip(&lane.segments) {
+                let kind = match seg.kind() {
+                    SegmentKind::Owns => "owns",
+                    SegmentKind::Revoking => "revoking",
+                    SegmentKind::OwnsNothing => "owns-nothing",
+                };
+                assert_eq!(g.get_attribute("data-kind").as_deref(), Some(kind));
+                // One coloured band per owned partition; a hatched gap where it owns nothing.
+                assert_eq!(all(g, ".compare-band").len(), seg.owned.len());
+                assert_eq!(all(g, ".compare-gap").len(), usize::from(kind == "owns-nothing"));
+                assert_eq!(all(g, ".compare-revoking").len(), usize::from(kind == "revoking"));
+            }
+        }
+        // The survivors' gap after the kill is there, in words too.
+        let gaps: Vec<Element> = all(
+            &root,
+            ".compare-lane[data-consumer=C1] .compare-seg[data-kind=owns-nothing]",
+        )
+        .into_iter()
+        .filter(|g| g.get_attribute("data-from").and_then(|f| f.parse::<u64>().ok()) > Some(30_000))
+        .collect();
+        assert!(!gaps.is_empty());
+        assert!(text_of(&gaps[0], "title").contains(nothing));
+        let chart = root.query_selector("[data-testid=chart-eager]").unwrap().unwrap();
+        let label = chart.get_attribute("aria-label").unwrap();
+        assert!(label.contains(rebalance_playground::components::protocol_name(
+            lang.strings(),
+            Protocol::Eager
+        )));
+        assert_eq!(chart.get_attribute("role").as_deref(), Some("img"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_compare_summary_shows_the_engines_numbers() {
+    use rebalance_engine::compare::Protocol;
+    use rebalance_engine::SimTime;
+    let s = compare_story();
+    for p in [Protocol::Eager, Protocol::Cooperative] {
+        let summary = s.summary(p).unwrap();
+        let root = mount_point();
+        yew::Renderer::<ChartAndSummary>::with_root_and_props(
+            root.clone(),
+            ChartIn {
+                lang: Lang::En,
+                view: std::rc::Rc::new(s.ownership(p, SimTime::ZERO).unwrap()),
+                summary: std::rc::Rc::new(summary.clone()),
+            },
+        )
+        .render();
+        let sel = format!("[data-testid=summary-{}]", p.key());
+        until_present(&root, &sel).await;
+        let stat = |k: &str| text_of(&root, &format!("{sel} [data-stat={k}] dd"));
+        assert_eq!(stat("rebalances"), summary.rebalances.to_string());
+        assert_eq!(stat("revoked"), summary.partitions_revoked.to_string());
+        assert_eq!(stat("requests"), summary.requests_sent.to_string());
+        assert_eq!(stat("duplicates"), summary.duplicates.to_string());
+        let secs = |ms: u64| format!("{}.{} s", ms / 1000, (ms % 1000) / 100);
+        assert_eq!(stat("unowned-total"), secs(summary.unowned_total_ms));
+        assert_eq!(stat("unowned-worst"), secs(summary.unowned_worst_ms));
+        assert!(text_of(&root, &format!("{sel} [data-stat=revoked] dt")).contains("Partitions revoked"));
+    }
+    // Eager revokes every partition a survivor held; cooperative none of them.
+    let (e, c) = (
+        s.summary(Protocol::Eager).unwrap(),
+        s.summary(Protocol::Cooperative).unwrap(),
+    );
+    assert!(e.partitions_revoked > c.partitions_revoked);
+}
+
+#[wasm_bindgen_test]
+async fn the_compare_button_opens_compare_mode_and_goes_back() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    button(&root, "Compare protocols").click();
+    until_present(&root, "[data-testid=compare]").await;
+    assert_eq!(all(&root, "[role=tabpanel]").len(), 3);
+    assert!(root
+        .query_selector("[data-testid=group-state]")
+        .unwrap()
+        .is_none());
+    // The consumer protocol names the engine's reason while its client is not simulated.
+    if let Some(el) = root
+        .query_selector("[data-testid=compare-unavailable-consumer]")
+        .unwrap()
+    {
+        assert!(el.text_content().unwrap().contains("group_protocol"));
+    }
+    button(&root, "Back to the session").click();
+    until_present(&root, "[data-testid=group-state]").await;
+    assert!(root.query_selector("[data-testid=compare]").unwrap().is_none());
+    // Its animation loop and its link must not reach the next test's app.
+    app.destroy();
+    yew::scheduler::flush().await;
+}

@@ -401,6 +401,7 @@ text { font-family: system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Micros
 .api-join .seq-line, .api-join .seq-head-mark { stroke: #0072b2; }
 .api-sync .seq-line, .api-sync .seq-head-mark { stroke: #009e73; }
 .api-heartbeat .seq-line, .api-heartbeat .seq-head-mark { stroke: #56b4e9; }
+.api-cg-heartbeat .seq-line, .api-cg-heartbeat .seq-head-mark { stroke: #882255; }
 .api-leave .seq-line, .api-leave .seq-head-mark { stroke: #e69f00; }
 .api-commit .seq-line, .api-commit .seq-head-mark { stroke: #b8a300; }
 .api-fetch .seq-line, .api-fetch .seq-head-mark { stroke: #6b6b6b; }
@@ -408,6 +409,7 @@ text { font-family: system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Micros
 .is-request.api-join .seq-head-mark { fill: #0072b2; }
 .is-request.api-sync .seq-head-mark { fill: #009e73; }
 .is-request.api-heartbeat .seq-head-mark { fill: #56b4e9; }
+.is-request.api-cg-heartbeat .seq-head-mark { fill: #882255; }
 .is-request.api-leave .seq-head-mark { fill: #e69f00; }
 .is-request.api-commit .seq-head-mark { fill: #b8a300; }
 .is-request.api-fetch .seq-head-mark { fill: #6b6b6b; }

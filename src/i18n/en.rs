@@ -1,7 +1,7 @@
 use super::{
-    ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
-    StageStrings, StateNames, Strings, TopicStrings, Words,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings,
+    HelpStrings, InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings,
+    ShareStrings, StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
@@ -677,5 +677,37 @@ pub(super) const STRINGS: Strings = Strings {
         reconciliation_discarded: "{who} drops the reconciliation it had started: it is no longer in the group.",
         poll_timer_expired: "{who} did not call poll() within max.poll.interval.ms ({ms} ms): it leaves the \
                              group with epoch {epoch} and stays STALE until its next poll(), which rejoins.",
+    },
+    compare: CompareStrings {
+        open: "Compare protocols",
+        close: "Back to the session",
+        heading: "The same story under each protocol",
+        intro: "Each column runs the story you see under one protocol. The timeline, the speed and every \
+                action (add, kill, close, pause, add a partition) apply to all of them at the same simulated \
+                time. Under each, one lane per consumer: coloured by the partitions it owns, hatched where it \
+                owns nothing, striped where it is revoking.",
+        tabs: "Protocols",
+        eager: "Classic, eager",
+        cooperative: "Classic, cooperative",
+        consumer: "Consumer protocol (KIP-848)",
+        eager_note: "range: every member revokes everything before it rejoins.",
+        cooperative_note: "cooperative-sticky: only the partitions that move are revoked, in a second rebalance.",
+        consumer_note: "group.protocol=consumer: the coordinator assigns; each member reconciles on its own.",
+        unavailable: "Not available in this engine yet: {why}",
+        group: "{state}, generation {gen}",
+        chart: "{protocol}: partition ownership from {from} to {to}",
+        legend: "Colour: partition. Hatched: owns nothing. Striped: revoking. Right edge: the shown time.",
+        stretch: "{name}: {what} from {from} to {to}",
+        owns_nothing: "owns nothing",
+        revoking: "revoking {parts}",
+        owns: "owns {parts}",
+        empty: "No consumer yet. Add one: it joins under every protocol at once.",
+        summary: "{protocol}: numbers",
+        rebalances: "Rebalances",
+        revoked: "Partitions revoked",
+        unowned_total: "Unowned time, all partitions",
+        unowned_worst: "Longest unowned stretch",
+        requests: "Requests sent",
+        duplicates: "Duplicates processed",
     },
 };

@@ -1,7 +1,7 @@
 use super::{
-    ApiGloss, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings, HelpStrings,
-    InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings, ShareStrings,
-    StageStrings, StateNames, Strings, TopicStrings, Words,
+    ApiGloss, CompareStrings, ConsumerStrings, ControlStrings, Explain, FormStrings, GroupStrings,
+    HelpStrings, InspectorStrings, LessonStrings, LogStrings, MemberStateNames, SequenceStrings,
+    ShareStrings, StageStrings, StateNames, Strings, TopicStrings, Words,
 };
 
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
@@ -637,5 +637,36 @@ pub(super) const STRINGS: Strings = Strings {
         reconciliation_discarded: "{who} 放弃了进行中的协调：它已不在组内。",
         poll_timer_expired: "{who} 在 max.poll.interval.ms（{ms} 毫秒）内没有调用 poll()：它以 epoch {epoch} \
                              离开组，并保持 STALE，直到下一次 poll() 重新加入。",
+    },
+    compare: CompareStrings {
+        open: "对比协议",
+        close: "返回会话",
+        heading: "同一个故事，不同的协议",
+        intro: "每一栏用一种协议运行你看到的故事。时间轴、速度和每个操作（添加、杀死、关闭、暂停、增加分区）\
+                在同一模拟时刻作用于所有栏。每栏下方每个消费者一条泳道：按拥有的分区着色，斜线表示什么都不拥有，\
+                条纹表示正在撤销。",
+        tabs: "协议",
+        eager: "经典协议·eager",
+        cooperative: "经典协议·协作（cooperative）",
+        consumer: "新消费者协议（KIP-848）",
+        eager_note: "range：每个成员在重新加入之前撤销全部分区。",
+        cooperative_note: "cooperative-sticky：只撤销要移动的分区，在第二次重平衡中完成。",
+        consumer_note: "group.protocol=consumer：由协调者分配，每个成员各自完成对账（reconcile）。",
+        unavailable: "本引擎暂不支持：{why}",
+        group: "{state}，第 {gen} 代",
+        chart: "{protocol}：从 {from} 到 {to} 的分区归属",
+        legend: "颜色：分区。斜线：什么都不拥有。条纹：正在撤销。右边缘：当前时刻。",
+        stretch: "{name}：从 {from} 到 {to} {what}",
+        owns_nothing: "什么都不拥有",
+        revoking: "正在撤销 {parts}",
+        owns: "拥有 {parts}",
+        empty: "还没有消费者。添加一个：它会在每种协议下同时加入。",
+        summary: "{protocol}：数字",
+        rebalances: "重平衡次数",
+        revoked: "被撤销的分区",
+        unowned_total: "无人拥有的时间（所有分区）",
+        unowned_worst: "最长的无人拥有时段",
+        requests: "发送的请求",
+        duplicates: "重复处理的记录",
     },
 };

@@ -171,6 +171,14 @@ impl Session {
         self
     }
 
+    /// Takes a snapshot every `ms` of virtual time (at least 1,000) at first, instead of
+    /// [`SNAPSHOT_EVERY_MS`]: seeks replay less, snapshots take more memory (still at most
+    /// [`MAX_SNAPSHOTS`]). Call it before the session moves.
+    pub fn with_snapshot_every(mut self, ms: u64) -> Self {
+        self.snapshot_every = ms.max(1_000);
+        self
+    }
+
     /// The time before which the log no longer holds every entry (the oldest were dropped to keep
     /// memory bounded), if any were dropped. The state at those times can still be shown.
     pub fn log_dropped_before(&self) -> Option<SimTime> {
@@ -342,9 +350,16 @@ impl Session {
     /// action the engine refuses changes nothing, not even the recorded future; one applied in the
     /// past forks (see the [module docs](self)).
     pub fn apply(&mut self, action: Action) -> Result<SimTime, ActionError> {
+        self.apply_at(SimTime::ZERO, action)
+    }
+
+    /// Like [`Session::apply`], but at `not_before` if that is later than the next open instant
+    /// (the time runs there first). A [`crate::compare::CompareSession`] applies one action to
+    /// sessions that ran different instants at the same time this way.
+    pub fn apply_at(&mut self, not_before: SimTime, action: Action) -> Result<SimTime, ActionError> {
         self.sim.check(&action)?;
         self.first_snapshot();
-        let at = self.sim.next_open_instant();
+        let at = self.sim.next_open_instant().max(not_before);
         if self.sim.now() < self.horizon || self.applied < self.history.len() {
             self.drop_future();
         }

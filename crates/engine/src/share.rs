@@ -187,6 +187,46 @@ pub fn encode_text(json: &str) -> String {
     out
 }
 
+/// What a link opens: the scenario as a session, or in compare mode (every protocol side by side,
+/// see [`crate::compare`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LinkMode {
+    /// One session (every link made before compare mode existed).
+    #[default]
+    Session,
+    /// Compare mode.
+    Compare,
+}
+
+/// The mark before the share string of a compare-mode link: `compare&rb1.…`. A decoder that does
+/// not know it reads what follows the last `&`, the share string, and opens the story as a session.
+pub const COMPARE_MARK: &str = "compare&";
+
+/// Encodes a scenario as a share string in `mode` (a session's link is [`encode`]'s).
+pub fn encode_with_mode(scenario: &Scenario, mode: LinkMode) -> String {
+    match mode {
+        LinkMode::Session => encode(scenario),
+        LinkMode::Compare => format!("{COMPARE_MARK}{}", encode(scenario)),
+    }
+}
+
+/// The mode a share string (or a whole link) asks for: compare if [`COMPARE_MARK`] is just before
+/// its share string, else a session.
+pub fn link_mode(text: &str) -> LinkMode {
+    let text = text.trim();
+    let start = text.rfind(['#', '=', '?', '&']).map_or(0, |i| i + 1);
+    if text[..start].ends_with(COMPARE_MARK) {
+        LinkMode::Compare
+    } else {
+        LinkMode::Session
+    }
+}
+
+/// Decodes a share string to a validated scenario and the mode it asks for.
+pub fn decode_with_mode(text: &str) -> Result<(Scenario, LinkMode), ShareError> {
+    Ok((decode(text)?, link_mode(text)))
+}
+
 /// Decodes a share string to a validated scenario.
 pub fn decode(text: &str) -> Result<Scenario, ShareError> {
     let json = decode_text(text)?;
