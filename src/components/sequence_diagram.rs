@@ -570,7 +570,12 @@ fn write_rows(out: &mut String, d: &Diagram, s: &Strings) {
     for (i, row) in d.rows.iter().enumerate() {
         let r = row_shape(d, i, s, d.row_y(i));
         let m = &row.msg;
-        let _ = write!(out, "<g class=\"{}\"><title>{}</title>", r.class, xml_escape(&r.aria));
+        let _ = write!(
+            out,
+            "<g class=\"{}\"><title>{}</title>",
+            r.class,
+            xml_escape(&r.aria)
+        );
         let _ = writeln!(
             out,
             "<text class=\"seq-time\" x=\"6\" y=\"{ty}\">{time}</text>\
@@ -668,7 +673,13 @@ pub fn SequenceDiagram() -> Html {
     let cache = use_mut_ref(MessageCache::default);
     let diagram = (*open).then(|| {
         let world = pg.world.borrow();
-        Rc::new(Diagram::of_cached(&world, &pg.view, s, *routine, &mut cache.borrow_mut()))
+        Rc::new(Diagram::of_cached(
+            &world,
+            &pg.view,
+            s,
+            *routine,
+            &mut cache.borrow_mut(),
+        ))
     });
 
     let ontoggle = {

@@ -181,6 +181,36 @@ impl ConsumerConfig {
                 out.push(ConfigIssue::NotPositive { field });
             }
         }
+        if let CommitMode::Auto { interval_ms: 0 } = self.commit {
+            out.push(ConfigIssue::NotPositive {
+                field: ConfigField::AutoCommitInterval,
+            });
+        }
+        // The scenario format's limits (a Java `int`, as Kafka's), so that what the playground
+        // accepts a share link can carry.
+        let max_ms = crate::scenario::MAX_SETTING_MS;
+        let mut limits = vec![
+            (ConfigField::SessionTimeout, self.session_timeout_ms, max_ms),
+            (ConfigField::HeartbeatInterval, self.heartbeat_interval_ms, max_ms),
+            (ConfigField::MaxPollInterval, self.max_poll_interval_ms, max_ms),
+            (ConfigField::Processing, self.processing_ms, max_ms),
+            (
+                ConfigField::MaxPollRecords,
+                u64::from(self.max_poll_records),
+                u64::from(crate::scenario::MAX_POLL_RECORDS),
+            ),
+        ];
+        if let CommitMode::Auto { interval_ms } = self.commit {
+            limits.push((ConfigField::AutoCommitInterval, interval_ms, max_ms));
+        }
+        for (field, value, max) in limits {
+            if value > max {
+                out.push(ConfigIssue::AboveLimit { field, value, max });
+            }
+        }
+        if self.group_protocol == GroupProtocol::Consumer {
+            out.push(ConfigIssue::GroupProtocolNotSimulated);
+        }
         let (session_ms, heartbeat_ms) = (self.session_timeout_ms, self.heartbeat_interval_ms);
         if heartbeat_ms >= session_ms {
             // Kafka's client refuses it: the session would expire between two heartbeats.
@@ -300,6 +330,10 @@ pub enum ConfigField {
     Processing,
     /// `max.poll.records`.
     MaxPollRecords,
+    /// `auto.commit.interval.ms`.
+    AutoCommitInterval,
+    /// `group.protocol`.
+    GroupProtocol,
 }
 
 impl fmt::Display for ConfigField {
@@ -313,6 +347,8 @@ impl fmt::Display for ConfigField {
             Self::MaxPollInterval => "max.poll.interval.ms",
             Self::Processing => "processing_ms",
             Self::MaxPollRecords => "max.poll.records",
+            Self::AutoCommitInterval => "auto.commit.interval.ms",
+            Self::GroupProtocol => "group.protocol",
         })
     }
 }
@@ -346,6 +382,19 @@ pub enum ConfigIssue {
         /// Which.
         field: ConfigField,
     },
+    /// Error: a setting is above the scenario format's limit for it (so that a share link can
+    /// carry it): a Java `int` for times and `max.poll.records`, as Kafka's.
+    AboveLimit {
+        /// Which.
+        field: ConfigField,
+        /// Its value.
+        value: u64,
+        /// The largest allowed.
+        max: u64,
+    },
+    /// Error: `group.protocol=consumer` (KIP-848): the coordinator side exists, the simulated
+    /// client of the new protocol does not yet.
+    GroupProtocolNotSimulated,
     /// Error: `heartbeat.interval.ms` is not below `session.timeout.ms` (the Java client refuses
     /// it; the session would expire between two heartbeats).
     HeartbeatNotBelowSession {
@@ -392,6 +441,8 @@ impl ConfigIssue {
             | Self::NoTopic
             | Self::BadTopicName { .. }
             | Self::NotPositive { .. }
+            | Self::AboveLimit { .. }
+            | Self::GroupProtocolNotSimulated
             | Self::HeartbeatNotBelowSession { .. } => Severity::Error,
             Self::HeartbeatAboveThirdOfSession { .. }
             | Self::SessionOutsideGroupBounds { .. }
@@ -420,7 +471,22 @@ impl ConfigIssue {
                 F::MaxPollInterval => &[F::MaxPollInterval],
                 F::Processing => &[F::Processing],
                 F::MaxPollRecords => &[F::MaxPollRecords],
+                F::AutoCommitInterval => &[F::AutoCommitInterval],
+                F::GroupProtocol => &[F::GroupProtocol],
             },
+            Self::AboveLimit { field, .. } => match field {
+                F::SessionTimeout => &[F::SessionTimeout],
+                F::HeartbeatInterval => &[F::HeartbeatInterval],
+                F::MaxPollInterval => &[F::MaxPollInterval],
+                F::Processing => &[F::Processing],
+                F::MaxPollRecords => &[F::MaxPollRecords],
+                F::AutoCommitInterval => &[F::AutoCommitInterval],
+                F::Name => &[F::Name],
+                F::Assignors => &[F::Assignors],
+                F::Subscription => &[F::Subscription],
+                F::GroupProtocol => &[F::GroupProtocol],
+            },
+            Self::GroupProtocolNotSimulated => &[F::GroupProtocol],
             Self::HeartbeatNotBelowSession { .. } | Self::HeartbeatAboveThirdOfSession { .. } => {
                 &[F::HeartbeatInterval, F::SessionTimeout]
             }
@@ -441,6 +507,12 @@ impl fmt::Display for ConfigIssue {
                 "subscription: topic {topic:?} may only hold ASCII letters, digits, '.', '_' and '-'"
             ),
             Self::NotPositive { field } => write!(f, "{field}: must be positive"),
+            Self::AboveLimit { field, value, max } => {
+                write!(f, "{field}: {value} is more than the limit ({max})")
+            }
+            Self::GroupProtocolNotSimulated => f.write_str(
+                "group.protocol: \"consumer\" is not simulated yet for a consumer (raw ConsumerGroupHeartbeat requests work); use \"classic\"",
+            ),
             Self::HeartbeatNotBelowSession {
                 heartbeat_ms,
                 session_ms,
@@ -594,6 +666,41 @@ mod tests {
             found[0].fields(),
             &[ConfigField::Processing, ConfigField::MaxPollInterval]
         );
+    }
+
+    #[test]
+    fn limits_auto_commit_and_the_new_protocol_are_checked() {
+        // The limits are the scenario format's (docs/scenario-format.md, "Limits").
+        let mut c = consumer();
+        c.max_poll_records = crate::scenario::MAX_POLL_RECORDS + 1;
+        c.commit = CommitMode::Auto { interval_ms: 0 };
+        c.group_protocol = GroupProtocol::Consumer;
+        let found = issues(&c);
+        assert_eq!(
+            found,
+            vec![
+                ConfigIssue::NotPositive {
+                    field: ConfigField::AutoCommitInterval
+                },
+                ConfigIssue::AboveLimit {
+                    field: ConfigField::MaxPollRecords,
+                    value: 2_147_483_648,
+                    max: 2_147_483_647
+                },
+                ConfigIssue::GroupProtocolNotSimulated,
+            ]
+        );
+        assert!(found.iter().all(|i| i.severity() == Severity::Error));
+        assert_eq!(
+            found[1].to_string(),
+            "max.poll.records: 2147483648 is more than the limit (2147483647)"
+        );
+        assert_eq!(found[2].field(), ConfigField::GroupProtocol);
+        c = consumer();
+        c.commit = CommitMode::Auto {
+            interval_ms: crate::scenario::MAX_SETTING_MS + 1,
+        };
+        assert_eq!(issues(&c)[0].field(), ConfigField::AutoCommitInterval);
     }
 
     #[test]

@@ -56,9 +56,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 
 pub use config::{
-    check_name, is_topic_name, CommitMode, ConfigField, ConfigIssue, ConsumerConfig, GroupProtocol, NameIssue,
-    Severity,
-    MAX_NAME_CHARS,
+    check_name, is_topic_name, CommitMode, ConfigField, ConfigIssue, ConsumerConfig, GroupProtocol,
+    NameIssue, Severity, MAX_NAME_CHARS,
 };
 pub use event::{
     ClientEvent, ClientState, CommitReason, CommitSkip, IgnoreReason, Lifecycle, MemberState, PositionSource,
