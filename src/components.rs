@@ -253,14 +253,22 @@ pub fn shown_names(view: &crate::world::View) -> Vec<String> {
 /// matches wins: give the longest first.
 pub fn isolate_names<S: AsRef<str>>(text: &str, names: &[S]) -> Html {
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    // Only the names the text holds are looked for at each place (a console answer is long).
+    let names: Vec<&str> = names
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|n| !n.is_empty() && text.contains(*n))
+        .collect();
+    if names.is_empty() {
+        return html! { { text.to_owned() } };
+    }
     let mut parts: Vec<Html> = Vec::new();
     let mut rest = 0;
     let mut at = 0;
     while at < text.len() {
         let here = &text[at..];
-        let found = names.iter().map(AsRef::as_ref).find(|n| {
-            !n.is_empty()
-                && here.starts_with(*n)
+        let found = names.iter().copied().find(|n| {
+            here.starts_with(*n)
                 && !word(text[..at].chars().next_back())
                 && !word(text[at + n.len()..].chars().next())
         });
@@ -276,7 +284,7 @@ pub fn isolate_names<S: AsRef<str>>(text: &str, names: &[S]) -> Html {
             None => at += here.chars().next().map_or(1, char::len_utf8),
         }
     }
-    if rest < text.len() || parts.is_empty() {
+    if rest < text.len() {
         parts.push(html! { { text[rest..].to_owned() } });
     }
     html! { <>{ for parts }</> }
