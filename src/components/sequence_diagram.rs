@@ -698,10 +698,16 @@ pub fn SequenceDiagram() -> Html {
     // The message that has the keyboard focus. A refresh redraws the rows (every 100 ms while the
     // simulation plays), which takes the focus away: it is given back to the same message.
     let focused = use_mut_ref(|| None::<u64>);
+    // True from this render until its effect: a focus lost meanwhile is the redraw's (Yew may move
+    // a kept row while it reconciles the keyed rows), not the user's.
+    let redrawing = use_mut_ref(|| false);
+    *redrawing.borrow_mut() = true;
     {
         let refocus = refocus.clone();
         let focused = focused.clone();
+        let redrawing = redrawing.clone();
         use_effect(move || {
+            *redrawing.borrow_mut() = false;
             let id = refocus.borrow_mut().take().or(*focused.borrow());
             if let Some(id) = id {
                 let active = web_sys::window()
@@ -720,6 +726,10 @@ pub fn SequenceDiagram() -> Html {
         Callback::from(move |e: FocusEvent| *focused.borrow_mut() = message_id(e.target()))
     };
     let onfocusout = Callback::from(move |e: FocusEvent| {
+        if *redrawing.borrow() {
+            // Taken away by the redraw: the effect gives it back.
+            return;
+        }
         if e.related_target().is_some() {
             // The focus moved to another element: a message (its focusin follows) or not.
             *focused.borrow_mut() = None;
