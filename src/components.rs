@@ -228,25 +228,75 @@ pub fn with_name(template: &str, name: &str, args: &[(&str, &str)]) -> Html {
 /// `text` with each whole-word occurrence of `name` isolated in a `<bdi>` (a log line's sentence
 /// around its consumer's name, in any script, keeps its order).
 pub fn isolate(text: &str, name: &str) -> Html {
-    if name.is_empty() {
+    isolate_names(text, &[name])
+}
+
+/// Every user-given name the panels may mention (consumer names, client ids, static instance ids,
+/// member ids, the group id, topic names), longest first and without repeats: what
+/// [`isolate_names`] looks for in a sentence.
+pub fn shown_names(view: &crate::world::View) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    names.push(view.group.group_id.clone());
+    for c in &view.consumers {
+        names.push(c.name.clone());
+        names.push(c.client_id.clone());
+        names.push(c.member_id.clone());
+        names.extend(c.group_instance_id.iter().cloned());
+    }
+    names.extend(view.topics.iter().map(|t| t.name.clone()));
+    names.retain(|n| !n.is_empty());
+    rebalance_engine::sort::sort(&mut names);
+    names.dedup();
+    // Longest first: a member id `C1-1` is isolated whole, not as `C1` and a rest.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names
+}
+
+/// `text` with each whole-word occurrence of any of `names` isolated in a `<bdi>` (a sentence
+/// that mentions names in any script keeps its order). At each place the first name that
+/// matches wins: give the longest first.
+pub fn isolate_names<S: AsRef<str>>(text: &str, names: &[S]) -> Html {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    // Only the names the text holds are looked for at each place (a console answer is long).
+    let names: Vec<&str> = names
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|n| !n.is_empty() && text.contains(*n))
+        .collect();
+    if names.is_empty() {
         return html! { { text.to_owned() } };
     }
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
     let mut parts: Vec<Html> = Vec::new();
     let mut rest = 0;
-    let mut from = 0;
-    while let Some(i) = text[from..].find(name).map(|i| i + from) {
-        let end = i + name.len();
-        let whole = !word(text[..i].chars().next_back()) && !word(text[end..].chars().next());
-        if whole {
-            parts.push(html! { { text[rest..i].to_owned() } });
-            parts.push(html! { <bdi>{ name.to_owned() }</bdi> });
-            rest = end;
+    let mut at = 0;
+    while at < text.len() {
+        let here = &text[at..];
+        let found = names.iter().copied().find(|n| {
+            here.starts_with(*n)
+                && !word(text[..at].chars().next_back())
+                && !word(text[at + n.len()..].chars().next())
+        });
+        match found {
+            Some(n) => {
+                if rest < at {
+                    parts.push(html! { { text[rest..at].to_owned() } });
+                }
+                parts.push(html! { <bdi>{ n.to_owned() }</bdi> });
+                at += n.len();
+                rest = at;
+            }
+            None => at += here.chars().next().map_or(1, char::len_utf8),
         }
-        from = end;
     }
-    parts.push(html! { { text[rest..].to_owned() } });
+    if rest < text.len() {
+        parts.push(html! { { text[rest..].to_owned() } });
+    }
     html! { <>{ for parts }</> }
+}
+
+/// A user-given name (a client id, an instance id, a topic) shown among other text.
+pub fn name_text(name: &str) -> Html {
+    html! { <bdi>{ name.to_owned() }</bdi> }
 }
 
 /// `el.focus({ preventScroll: true })`.

@@ -352,6 +352,50 @@ pub struct FormStrings {
     pub warn_heartbeat_third: &'static str,
     /// Fix the marked fields.
     pub err_summary: &'static str,
+    /// max.poll.interval.ms is also the classic client's rebalance timeout.
+    pub max_poll_hint: &'static str,
+    /// The collapsed "Advanced" section.
+    pub advanced: &'static str,
+    /// max.poll.records label.
+    pub max_poll_records: &'static str,
+    /// How offsets are committed (label).
+    pub commit_mode: &'static str,
+    /// enable.auto.commit=true.
+    pub commit_auto: &'static str,
+    /// enable.auto.commit=false, commitAsync after each batch.
+    pub commit_manual: &'static str,
+    /// enable.auto.commit=false, no commit in the poll loop.
+    pub commit_never: &'static str,
+    /// auto.commit.interval.ms label.
+    pub commit_interval: &'static str,
+    /// group.protocol label.
+    pub group_protocol: &'static str,
+    /// "{field}: enter a whole number above 0."
+    pub err_count: &'static str,
+    /// "{field}: {value} is more than the limit ({max})."
+    pub err_limit: &'static str,
+    /// The session's start settings (heading).
+    pub start_heading: &'static str,
+    /// How a changed start setting applies.
+    pub start_intro: &'static str,
+    /// The button that applies them.
+    pub start_apply: &'static str,
+    /// Network latency (ms).
+    pub net_latency: &'static str,
+    /// Network jitter (ms).
+    pub net_jitter: &'static str,
+    /// Probability that a message is lost.
+    pub net_drop: &'static str,
+    /// Probability that a message is delayed.
+    pub net_delay_p: &'static str,
+    /// The extra delay (ms).
+    pub net_delay_ms: &'static str,
+    /// "{field}: enter a number." (a start setting that is not a number)
+    pub err_start_number: &'static str,
+    /// "{field}: the engine refuses it: {reason}" (the engine's words, naming value and limit).
+    pub err_start: &'static str,
+    /// Applied: "Start settings applied; the session was replayed to {time}."
+    pub start_applied: &'static str,
 }
 
 /// Topics and the cluster controls.

@@ -9,7 +9,7 @@
 use rebalance_engine::assignor::Strategy;
 use rebalance_engine::compare::CompareSession;
 use rebalance_engine::console::{KafkaVersion, Output as ConsoleOutput};
-use rebalance_engine::scenario::{TopicSpec, SCENARIO_VERSION};
+use rebalance_engine::scenario::{CoordinatorSettings, TopicSpec, SCENARIO_VERSION};
 use rebalance_engine::sim::{Action, ConsumerView, SimEvent, TopicView};
 use rebalance_engine::{
     ConsumerConfig, CoordinatorConfig, GroupView, Message, NetworkConfig, NodeId, PartitionStatus, Scenario,
@@ -69,6 +69,18 @@ pub enum Command {
     /// A broker's followers fetch only every [`SLOW_FETCH_MS`], for [`SLOW_FOR_MS`] (a slow
     /// follower: it falls out of the ISR after `replica.lag.time.max.ms`).
     SlowBroker(NodeId),
+    /// Replay the session from time 0 with other start settings (see [`World::with_start`]).
+    SetStart(Box<StartSettings>),
+}
+
+/// The session's start settings a teacher may change: the coordinator's settings and the
+/// network. They hold from time 0, so they belong to the base scenario, not to an action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartSettings {
+    /// The scenario's `coordinator` section.
+    pub coordinator: CoordinatorSettings,
+    /// The scenario's `network` section.
+    pub network: NetworkConfig,
 }
 
 /// How long a coordinator failover lasts.
@@ -328,9 +340,40 @@ impl World {
         self.sim().consumer(name).is_some()
     }
 
+    /// The start settings of the session's base scenario.
+    pub fn start_settings(&self) -> StartSettings {
+        let base = self.session.base();
+        StartSettings {
+            coordinator: base.coordinator.clone(),
+            network: base.network.clone(),
+        }
+    }
+
+    /// The scenario that replays what is on screen ([`Session::to_scenario`]: the user's actions at
+    /// their times, up to the shown time) with other start settings. The engine validates it
+    /// ([`Scenario::validate`]) before [`Command::SetStart`] replays it.
+    pub fn with_start(&self, start: &StartSettings) -> Scenario {
+        let mut s = self.session.to_scenario();
+        s.coordinator = start.coordinator.clone();
+        s.network = start.network.clone();
+        s
+    }
+
     /// Applies a user command now. An `Err` carries the engine's reason (English).
     pub fn apply(&mut self, command: Command) -> Result<(), String> {
         let action = match command {
+            Command::SetStart(start) => {
+                // A new base scenario, replayed from 0 to the shown time through a new session:
+                // share links and replays of it are exact, as for any scenario.
+                let scenario = self.with_start(&start);
+                let now = self.now();
+                let mut session = Session::new(scenario).map_err(|e| e.to_string())?;
+                session.run_to(now);
+                let added = self.added;
+                *self = Self::around(session);
+                self.added = self.added.max(added);
+                return Ok(());
+            }
             Command::AddConsumer(mut config) => {
                 self.added += 1;
                 // The playground's consumers join the session's group (an imported scenario's own).

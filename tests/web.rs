@@ -1247,3 +1247,221 @@ async fn the_compare_button_opens_compare_mode_and_goes_back() {
     app.destroy();
     yew::scheduler::flush().await;
 }
+
+/// Picks an option of a `<select>` as a user would, firing `change`.
+fn choose(root: &Element, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    select.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    select.dispatch_event(&ev).unwrap();
+}
+
+/// Submits the add-consumer form (its button sits beside the stage, outside this test's tree).
+fn submit_form(root: &Element) {
+    let form = root.query_selector("#add-consumer-form").unwrap().unwrap();
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let ev = web_sys::Event::new_with_event_init_dict("submit", &init).unwrap();
+    form.dispatch_event(&ev).unwrap();
+}
+
+fn value_of(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap()
+        .dyn_into::<HtmlInputElement>()
+        .unwrap()
+        .value()
+}
+
+/// The form's advanced settings reach the engine's consumer; a value the engine refuses is named
+/// with its limit, keeps what was typed and adds nothing; the session's start settings are checked
+/// by the engine and, once good, replay the session from 0 with them.
+#[wasm_bindgen_test]
+async fn the_advanced_settings_reach_the_engine_and_a_bad_value_keeps_the_draft() {
+    let world = rebalance_playground::world::World::new(3);
+    let pg = rebalance_playground::sharing::playground_with(world);
+    let shared = pg.world.clone();
+    let root = mount_point();
+    let children = html! { <rebalance_playground::components::AddConsumerForm /> };
+    let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
+    yew::scheduler::flush().await;
+    let advanced: web_sys::HtmlDetailsElement = root
+        .query_selector(".add-consumer-advanced")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert!(!advanced.open(), "collapsed at first");
+    assert_eq!(text_of(&root, ".add-consumer-advanced > summary"), "Advanced");
+
+    // Above the engine's limit (a Java int, docs/scenario-format.md): named with the value typed.
+    type_into(&root, "#consumer-max-poll-records", "3000000000");
+    choose(&root, "#consumer-group-protocol", "consumer");
+    yew::scheduler::flush().await;
+    submit_form(&root);
+    until_present(&root, "#consumer-max-poll-records-error").await;
+    assert!(shared.borrow().sim().consumers().is_empty(), "nothing added");
+    let error = text_of(&root, "#consumer-max-poll-records-error");
+    assert!(
+        error.contains("max.poll.records") && error.contains("3000000000") && error.contains("2147483647"),
+        "{error}"
+    );
+    let protocol = text_of(&root, "#consumer-group-protocol-error");
+    assert!(
+        protocol.contains("group.protocol") && protocol.contains("classic"),
+        "{protocol}"
+    );
+    assert_eq!(
+        value_of(&root, "#consumer-max-poll-records"),
+        "3000000000",
+        "kept"
+    );
+    assert!(advanced.open(), "opened where the error is");
+
+    // Good values reach the consumer the engine runs.
+    type_into(&root, "#consumer-max-poll-records", "7");
+    choose(&root, "#consumer-group-protocol", "classic");
+    type_into(&root, "#consumer-commit-interval", "1500");
+    type_into(&root, "#consumer-max-poll", "60000");
+    yew::scheduler::flush().await;
+    submit_form(&root);
+    yew::scheduler::flush().await;
+    {
+        let mut w = shared.borrow_mut();
+        let view = w.view();
+        assert_eq!(view.consumers.len(), 1);
+        let cfg = &view.consumers[0].config;
+        assert_eq!(cfg.max_poll_records, 7);
+        assert_eq!(
+            cfg.commit,
+            rebalance_engine::client::CommitMode::Auto { interval_ms: 1500 }
+        );
+        assert_eq!(cfg.max_poll_interval_ms, 60_000);
+    }
+    choose(&root, "#consumer-commit-mode", "never");
+    yew::scheduler::flush().await;
+    assert!(
+        root.query_selector("#consumer-commit-interval")
+            .unwrap()
+            .is_none(),
+        "no interval without auto-commit"
+    );
+    submit_form(&root);
+    yew::scheduler::flush().await;
+    assert_eq!(
+        shared.borrow_mut().view().consumers[1].config.commit,
+        rebalance_engine::client::CommitMode::Never
+    );
+
+    // A start setting above the engine's limit: its message, at the field; the draft is kept.
+    let latency = "#start-network-latency-ms";
+    type_into(&root, latency, "99999999");
+    yew::scheduler::flush().await;
+    button(&root, "Apply and replay from 0").click();
+    until_present(&root, "#start-network-latency-ms-error").await;
+    let error = text_of(&root, "#start-network-latency-ms-error");
+    assert!(error.contains("99999999") && error.contains("3600000"), "{error}");
+    assert_eq!(value_of(&root, latency), "99999999");
+    assert_eq!(
+        shared.borrow().session().base().network.latency_ms,
+        200,
+        "not applied"
+    );
+    // Good values: a new base scenario with them, the consumers' actions kept.
+    type_into(&root, latency, "50");
+    type_into(&root, "#start-coordinator-group-initial-rebalance-delay-ms", "0");
+    yew::scheduler::flush().await;
+    button(&root, "Apply and replay from 0").click();
+    yew::scheduler::flush().await;
+    {
+        let w = shared.borrow();
+        assert_eq!(w.session().base().network.latency_ms, 50);
+        assert_eq!(w.coordinator_config().group_initial_rebalance_delay_ms, 0);
+        assert_eq!(w.sim().consumers().len(), 2, "the added consumers are replayed");
+    }
+    assert!(text_of(&root, ".form-status").contains("replayed"));
+    app.destroy();
+    root.remove();
+}
+
+/// Every user-given name (consumer name, client id, instance id, member id, group id) shown in the
+/// panels is isolated: no text outside a `<bdi>` holds right-to-left characters, except an SVG
+/// text that is the name alone (isolated by CSS) and a `<select>`'s options.
+#[wasm_bindgen_test]
+async fn every_rtl_name_shown_is_isolated() {
+    let group = "مجموعة-الطلبات";
+    let name = "مستهلك";
+    let json = format!(
+        r#"{{"version": 1, "seed": 5, "group_id": "{group}", "end_ms": 15000,
+        "topics": [{{"name": "orders", "partitions": 3, "records_per_sec": 5}}],
+        "client_defaults": {{"subscription": {{"topics": ["orders"]}}}},
+        "consumers": [{{"name": "{name}", "client_id": "عميل", "group_instance_id": "ثابت"}}]}}"#
+    );
+    let world = rebalance_playground::sharing::open_file(json.len() as f64, &json).expect("it imports");
+    let mut pg = rebalance_playground::sharing::playground_with(world);
+    pg.selection = Some(rebalance_playground::state::Selection::Consumer(name.into()));
+    let root = mount_point();
+    let children = html! { <>
+        <rebalance_playground::components::Stage />
+        <GroupPanel /><GroupStates /><Inspector /><ConsumerList />
+        <rebalance_playground::components::EventLog />
+        <rebalance_playground::components::SequenceDiagram />
+        <rebalance_playground::components::ConsolePanel />
+    </> };
+    let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
+    yew::scheduler::flush().await;
+    let seq = root.query_selector(".sequence > summary").unwrap().unwrap();
+    seq.dyn_into::<HtmlElement>().unwrap().click();
+    until_present(&root, ".seq-body .seq-msg").await;
+    type_into(
+        &root,
+        "#console-line",
+        &format!("kafka-consumer-groups.sh --bootstrap-server localhost:9092 --describe --group {group} --members --verbose"),
+    );
+    yew::scheduler::flush().await;
+    button(&root, "Run").click();
+    until_present(&root, ".console-stdout").await;
+
+    let rtl = |c: char| ('\u{0590}'..='\u{08ff}').contains(&c);
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for parent in all(&root, "*") {
+        let children = parent.child_nodes();
+        for i in 0..children.length() {
+            let Some(node) = children.get(i) else { continue };
+            if node.node_type() != web_sys::Node::TEXT_NODE {
+                continue;
+            }
+            let text = node.text_content().unwrap_or_default();
+            if !text.chars().any(rtl) {
+                continue;
+            }
+            checked += 1;
+            let ok = parent.tag_name().eq_ignore_ascii_case("bdi")
+                || parent.closest("option, title").unwrap().is_some()
+                || parent.matches(".stage-consumer-name, .seq-lane-name").unwrap();
+            if !ok {
+                bad.push(format!("<{}> {text:?}", parent.tag_name()));
+            }
+        }
+    }
+    assert!(checked > 10, "the names are shown ({checked} texts)");
+    assert!(bad.is_empty(), "not isolated: {bad:#?}");
+    // The console's answer names the group, the consumer's client id and instance id.
+    let answer = text_of(&root, ".console-stdout");
+    assert!(
+        answer.contains(group) && answer.contains("عميل") && answer.contains("ثابت"),
+        "{answer}"
+    );
+    app.destroy();
+    root.remove();
+}

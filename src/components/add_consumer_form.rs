@@ -1,14 +1,14 @@
 use rebalance_engine::assignor::{RebalanceProtocol, Strategy};
-use rebalance_engine::client::{ConfigField, ConfigIssue, NameIssue, Severity};
-use rebalance_engine::{ConsumerConfig, CoordinatorConfig};
-use web_sys::{HtmlInputElement, SubmitEvent};
+use rebalance_engine::client::{CommitMode, ConfigField, ConfigIssue, GroupProtocol, NameIssue, Severity};
+use rebalance_engine::{ConsumerConfig, CoordinatorConfig, ScenarioError};
+use web_sys::{HtmlInputElement, HtmlSelectElement, SubmitEvent};
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
 use crate::app::ADD_CONSUMER_FORM_ID;
 use crate::i18n::{fill, Strings};
 use crate::state::Change;
-use crate::world::{default_consumer, Command};
+use crate::world::{default_consumer, Command, StartSettings, World};
 
 /// What the user typed, kept as text so that nothing is lost when a value is wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +24,45 @@ pub struct Draft {
     pub max_poll: String,
     pub processing: String,
     pub commit_in_revoke: bool,
+    /// `max.poll.records`.
+    pub max_poll_records: String,
+    /// How offsets are committed.
+    pub commit: Commit,
+    /// `auto.commit.interval.ms` (read when `commit` is automatic).
+    pub commit_interval: String,
+    /// `group.protocol`.
+    pub group_protocol: GroupProtocol,
+}
+
+/// The form's choice of how offsets are committed (the engine's [`CommitMode`] without its numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Commit {
+    /// `enable.auto.commit=true`.
+    Auto,
+    /// `enable.auto.commit=false`, `commitAsync()` after each batch.
+    Manual,
+    /// `enable.auto.commit=false`, no commit in the poll loop.
+    Never,
+}
+
+impl Commit {
+    const ALL: [Commit; 3] = [Commit::Auto, Commit::Manual, Commit::Never];
+
+    fn key(self) -> &'static str {
+        match self {
+            Commit::Auto => "auto",
+            Commit::Manual => "manual",
+            Commit::Never => "never",
+        }
+    }
+
+    fn label(self, s: &Strings) -> &'static str {
+        match self {
+            Commit::Auto => s.form.commit_auto,
+            Commit::Manual => s.form.commit_manual,
+            Commit::Never => s.form.commit_never,
+        }
+    }
 }
 
 impl Default for Draft {
@@ -45,6 +84,17 @@ impl Default for Draft {
             max_poll: d.max_poll_interval_ms.to_string(),
             processing: d.processing_ms.to_string(),
             commit_in_revoke: d.commit_in_revoke,
+            max_poll_records: d.max_poll_records.to_string(),
+            commit: match d.commit {
+                CommitMode::Auto { .. } => Commit::Auto,
+                CommitMode::Manual { .. } => Commit::Manual,
+                CommitMode::Never => Commit::Never,
+            },
+            commit_interval: match d.commit {
+                CommitMode::Auto { interval_ms } => interval_ms.to_string(),
+                _ => "5000".into(),
+            },
+            group_protocol: d.group_protocol,
         }
     }
 }
@@ -59,6 +109,9 @@ pub enum Field {
     Heartbeat,
     MaxPoll,
     Processing,
+    MaxPollRecords,
+    CommitInterval,
+    GroupProtocol,
 }
 
 /// Problems with a draft: errors (the consumer is not added) and warnings (it is, and the
@@ -76,10 +129,20 @@ fn number(
     errors: &mut Vec<(Field, String)>,
     which: Field,
 ) -> Option<u64> {
+    let max = if which == Field::MaxPollRecords {
+        u64::from(u32::MAX)
+    } else {
+        u64::MAX
+    };
     match text.trim().parse::<u64>() {
-        Ok(v) if v > 0 => Some(v),
+        Ok(v) if v > 0 && v <= max => Some(v),
         _ => {
-            errors.push((which, fill(s.form.err_number, &[("field", field)])));
+            let template = if which == Field::MaxPollRecords {
+                s.form.err_count
+            } else {
+                s.form.err_number
+            };
+            errors.push((which, fill(template, &[("field", field)])));
             None
         }
     }
@@ -102,12 +165,16 @@ pub fn check(
     if !name.is_empty() && taken(name) {
         errors.push((Field::Name, fill(f.err_name_taken, &[("name", name)])));
     }
-    let numbers = [
+    let mut numbers = vec![
         (f.session, &d.session, Field::Session),
         (f.heartbeat, &d.heartbeat, Field::Heartbeat),
         (f.max_poll, &d.max_poll, Field::MaxPoll),
         (f.processing, &d.processing, Field::Processing),
+        (f.max_poll_records, &d.max_poll_records, Field::MaxPollRecords),
     ];
+    if d.commit == Commit::Auto {
+        numbers.push((f.commit_interval, &d.commit_interval, Field::CommitInterval));
+    }
     for (label, text, field) in numbers {
         number(s, label, text, &mut errors, field);
     }
@@ -123,7 +190,7 @@ pub fn check(
         {
             continue;
         }
-        let text = issue_text(s, &issue);
+        let text = issue_text(s, &issue, d);
         match (issue.severity(), fields[0]) {
             (Severity::Error, Some(field)) => errors.push((field, text)),
             // The form does not set the other fields; their defaults pass.
@@ -146,6 +213,16 @@ fn draft_config(d: &Draft, name: &str) -> ConsumerConfig {
     cfg.max_poll_interval_ms = read(&d.max_poll, cfg.max_poll_interval_ms);
     cfg.processing_ms = read(&d.processing, cfg.processing_ms);
     cfg.commit_in_revoke = d.commit_in_revoke;
+    let records: u64 = read(&d.max_poll_records, u64::from(cfg.max_poll_records));
+    cfg.max_poll_records = u32::try_from(records).unwrap_or(u32::MAX);
+    cfg.commit = match d.commit {
+        Commit::Auto => CommitMode::Auto {
+            interval_ms: read(&d.commit_interval, 5_000),
+        },
+        Commit::Manual => CommitMode::Manual { every_batches: 1 },
+        Commit::Never => CommitMode::Never,
+    };
+    cfg.group_protocol = d.group_protocol;
     cfg.subscription = rebalance_engine::Subscription::Topics(topic_list(&d.topics));
     cfg
 }
@@ -160,12 +237,48 @@ fn form_field(field: ConfigField) -> Option<Field> {
         ConfigField::HeartbeatInterval => Field::Heartbeat,
         ConfigField::MaxPollInterval => Field::MaxPoll,
         ConfigField::Processing => Field::Processing,
-        ConfigField::MaxPollRecords | ConfigField::ServerAssignor => return None,
+        ConfigField::MaxPollRecords => Field::MaxPollRecords,
+        ConfigField::AutoCommitInterval => Field::CommitInterval,
+        ConfigField::GroupProtocol => Field::GroupProtocol,
+        ConfigField::ServerAssignor => return None,
     })
 }
 
-/// An issue in the user's language, with its numbers.
-fn issue_text(s: &Strings, issue: &ConfigIssue) -> String {
+/// The label of a field of the form.
+fn label(s: &Strings, field: Field) -> &'static str {
+    let f = &s.form;
+    match field {
+        Field::Name => f.name,
+        Field::Assignors => f.assignors,
+        Field::Topics => f.topics,
+        Field::Session => f.session,
+        Field::Heartbeat => f.heartbeat,
+        Field::MaxPoll => f.max_poll,
+        Field::Processing => f.processing,
+        Field::MaxPollRecords => f.max_poll_records,
+        Field::CommitInterval => f.commit_interval,
+        Field::GroupProtocol => f.group_protocol,
+    }
+}
+
+/// What the user typed in a numeric field.
+fn typed(d: &Draft, field: Field) -> Option<&str> {
+    Some(
+        match field {
+            Field::Session => &d.session,
+            Field::Heartbeat => &d.heartbeat,
+            Field::MaxPoll => &d.max_poll,
+            Field::Processing => &d.processing,
+            Field::MaxPollRecords => &d.max_poll_records,
+            Field::CommitInterval => &d.commit_interval,
+            _ => return None,
+        }
+        .trim(),
+    )
+}
+
+/// An issue in the user's language, with its numbers (a value above a limit as it was typed).
+fn issue_text(s: &Strings, issue: &ConfigIssue, d: &Draft) -> String {
     let f = &s.form;
     match issue {
         ConfigIssue::Name(NameIssue::Empty) => f.err_name_empty.to_owned(),
@@ -179,14 +292,27 @@ fn issue_text(s: &Strings, issue: &ConfigIssue) -> String {
         ConfigIssue::NoAssignor => f.err_no_assignor.to_owned(),
         ConfigIssue::NoTopic | ConfigIssue::BadTopicName { .. } => f.err_topics.to_owned(),
         ConfigIssue::NotPositive { field } => {
-            let label = match form_field(*field) {
-                Some(Field::Session) => f.session,
-                Some(Field::Heartbeat) => f.heartbeat,
-                Some(Field::MaxPoll) => f.max_poll,
-                Some(Field::Processing) => f.processing,
-                _ => "",
+            let template = if *field == ConfigField::MaxPollRecords {
+                f.err_count
+            } else {
+                f.err_number
             };
-            fill(f.err_number, &[("field", label)])
+            let name = form_field(*field).map_or("", |x| label(s, x));
+            fill(template, &[("field", name)])
+        }
+        ConfigIssue::AboveLimit { field, value, max } => {
+            let at = form_field(*field);
+            let value = at
+                .and_then(|x| typed(d, x))
+                .map_or_else(|| value.to_string(), str::to_owned);
+            fill(
+                f.err_limit,
+                &[
+                    ("field", at.map_or("", |x| label(s, x))),
+                    ("value", &value),
+                    ("max", &max.to_string()),
+                ],
+            )
         }
         ConfigIssue::HeartbeatNotBelowSession { .. } => f.err_heartbeat.to_owned(),
         ConfigIssue::HeartbeatAboveThirdOfSession { .. } => f.warn_heartbeat_third.to_owned(),
@@ -219,6 +345,323 @@ fn chosen(d: &Draft) -> Vec<Strategy> {
         .collect()
 }
 
+/// A start setting of the session (the scenario's `coordinator` and `network` sections).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartField {
+    InitialRebalanceDelay,
+    MinSessionTimeout,
+    MaxSessionTimeout,
+    GroupMaxSize,
+    OffsetsRetentionMinutes,
+    OffsetsRetentionCheckInterval,
+    ConsumerSessionTimeout,
+    ConsumerHeartbeatInterval,
+    ConsumerMaxSize,
+    Latency,
+    Jitter,
+    DropProbability,
+    DelayProbability,
+    DelayMs,
+}
+
+impl StartField {
+    /// Every start setting, in the order the form shows them.
+    pub const ALL: [StartField; 14] = [
+        StartField::InitialRebalanceDelay,
+        StartField::MinSessionTimeout,
+        StartField::MaxSessionTimeout,
+        StartField::GroupMaxSize,
+        StartField::OffsetsRetentionMinutes,
+        StartField::OffsetsRetentionCheckInterval,
+        StartField::ConsumerSessionTimeout,
+        StartField::ConsumerHeartbeatInterval,
+        StartField::ConsumerMaxSize,
+        StartField::Latency,
+        StartField::Jitter,
+        StartField::DropProbability,
+        StartField::DelayProbability,
+        StartField::DelayMs,
+    ];
+
+    /// Its path in the scenario format (as the engine's errors name it).
+    pub fn path(self) -> &'static str {
+        match self {
+            Self::InitialRebalanceDelay => "coordinator.group_initial_rebalance_delay_ms",
+            Self::MinSessionTimeout => "coordinator.group_min_session_timeout_ms",
+            Self::MaxSessionTimeout => "coordinator.group_max_session_timeout_ms",
+            Self::GroupMaxSize => "coordinator.group_max_size",
+            Self::OffsetsRetentionMinutes => "coordinator.offsets_retention_minutes",
+            Self::OffsetsRetentionCheckInterval => "coordinator.offsets_retention_check_interval_ms",
+            Self::ConsumerSessionTimeout => "coordinator.group_consumer_session_timeout_ms",
+            Self::ConsumerHeartbeatInterval => "coordinator.group_consumer_heartbeat_interval_ms",
+            Self::ConsumerMaxSize => "coordinator.group_consumer_max_size",
+            Self::Latency => "network.latency_ms",
+            Self::Jitter => "network.jitter_ms",
+            Self::DropProbability => "network.drop_probability",
+            Self::DelayProbability => "network.delay_probability",
+            Self::DelayMs => "network.delay_ms",
+        }
+    }
+
+    /// Its label: the broker setting's own name, or the network's words.
+    pub fn label(self, s: &Strings) -> &'static str {
+        let f = &s.form;
+        match self {
+            Self::InitialRebalanceDelay => "group.initial.rebalance.delay.ms",
+            Self::MinSessionTimeout => "group.min.session.timeout.ms",
+            Self::MaxSessionTimeout => "group.max.session.timeout.ms",
+            Self::GroupMaxSize => "group.max.size",
+            Self::OffsetsRetentionMinutes => "offsets.retention.minutes",
+            Self::OffsetsRetentionCheckInterval => "offsets.retention.check.interval.ms",
+            Self::ConsumerSessionTimeout => "group.consumer.session.timeout.ms",
+            Self::ConsumerHeartbeatInterval => "group.consumer.heartbeat.interval.ms",
+            Self::ConsumerMaxSize => "group.consumer.max.size",
+            Self::Latency => f.net_latency,
+            Self::Jitter => f.net_jitter,
+            Self::DropProbability => f.net_drop,
+            Self::DelayProbability => f.net_delay_p,
+            Self::DelayMs => f.net_delay_ms,
+        }
+    }
+
+    fn id(self) -> String {
+        format!("start-{}", self.path().replace(['.', '_'], "-"))
+    }
+
+    /// Its value in `st`; a coordinator setting the scenario leaves out shows the value the
+    /// engine uses (`effective`).
+    pub fn get(self, st: &StartSettings, effective: &CoordinatorConfig) -> String {
+        let c = &st.coordinator;
+        let e = effective;
+        let n = &st.network;
+        match self {
+            Self::InitialRebalanceDelay => c
+                .group_initial_rebalance_delay_ms
+                .unwrap_or(e.group_initial_rebalance_delay_ms)
+                .to_string(),
+            Self::MinSessionTimeout => c
+                .group_min_session_timeout_ms
+                .unwrap_or(e.group_min_session_timeout_ms)
+                .to_string(),
+            Self::MaxSessionTimeout => c
+                .group_max_session_timeout_ms
+                .unwrap_or(e.group_max_session_timeout_ms)
+                .to_string(),
+            Self::GroupMaxSize => c.group_max_size.unwrap_or(e.group_max_size).to_string(),
+            Self::OffsetsRetentionMinutes => c
+                .offsets_retention_minutes
+                .unwrap_or(e.offsets_retention_ms / 60_000)
+                .to_string(),
+            Self::OffsetsRetentionCheckInterval => c
+                .offsets_retention_check_interval_ms
+                .unwrap_or(e.offsets_retention_check_interval_ms)
+                .to_string(),
+            Self::ConsumerSessionTimeout => c
+                .group_consumer_session_timeout_ms
+                .unwrap_or(e.group_consumer_session_timeout_ms)
+                .to_string(),
+            Self::ConsumerHeartbeatInterval => c
+                .group_consumer_heartbeat_interval_ms
+                .unwrap_or(e.group_consumer_heartbeat_interval_ms)
+                .to_string(),
+            Self::ConsumerMaxSize => c
+                .group_consumer_max_size
+                .unwrap_or(e.group_consumer_max_size)
+                .to_string(),
+            Self::Latency => n.latency_ms.to_string(),
+            Self::Jitter => n.jitter_ms.to_string(),
+            Self::DropProbability => n.drop_probability.to_string(),
+            Self::DelayProbability => n.delay_probability.to_string(),
+            Self::DelayMs => n.delay_ms.to_string(),
+        }
+    }
+
+    /// Sets it in `st` from what was typed; `Err` when that is not a number of the setting's type
+    /// (its range is the engine's to check).
+    pub fn set(self, st: &mut StartSettings, text: &str) -> Result<(), ()> {
+        fn num<T: std::str::FromStr>(text: &str) -> Result<T, ()> {
+            text.trim().parse().map_err(|_| ())
+        }
+        let c = &mut st.coordinator;
+        let n = &mut st.network;
+        match self {
+            Self::InitialRebalanceDelay => c.group_initial_rebalance_delay_ms = Some(num(text)?),
+            Self::MinSessionTimeout => c.group_min_session_timeout_ms = Some(num(text)?),
+            Self::MaxSessionTimeout => c.group_max_session_timeout_ms = Some(num(text)?),
+            Self::GroupMaxSize => c.group_max_size = Some(num(text)?),
+            Self::OffsetsRetentionMinutes => c.offsets_retention_minutes = Some(num(text)?),
+            Self::OffsetsRetentionCheckInterval => c.offsets_retention_check_interval_ms = Some(num(text)?),
+            Self::ConsumerSessionTimeout => c.group_consumer_session_timeout_ms = Some(num(text)?),
+            Self::ConsumerHeartbeatInterval => c.group_consumer_heartbeat_interval_ms = Some(num(text)?),
+            Self::ConsumerMaxSize => c.group_consumer_max_size = Some(num(text)?),
+            Self::Latency => n.latency_ms = num(text)?,
+            Self::Jitter => n.jitter_ms = num(text)?,
+            Self::DropProbability => n.drop_probability = num(text)?,
+            Self::DelayProbability => n.delay_probability = num(text)?,
+            Self::DelayMs => n.delay_ms = num(text)?,
+        }
+        Ok(())
+    }
+}
+
+/// What the user typed for the start settings, one text per [`StartField::ALL`].
+pub type StartDraft = Vec<String>;
+
+/// The start settings' texts of a world.
+pub fn start_draft(world: &World) -> StartDraft {
+    let st = world.start_settings();
+    let effective = world.coordinator_config();
+    StartField::ALL.iter().map(|f| f.get(&st, &effective)).collect()
+}
+
+/// Reads a start draft against `world`: the settings to apply (only the changed fields are
+/// written into the scenario, so that an unchanged default stays out of share links), or the
+/// problems, each at its field (`None`: the engine named a field the form does not show).
+pub fn read_start(
+    s: &Strings,
+    world: &World,
+    draft: &StartDraft,
+) -> Result<StartSettings, Vec<(Option<StartField>, String)>> {
+    let mut st = world.start_settings();
+    let shown = start_draft(world);
+    let mut errors = Vec::new();
+    for ((field, text), before) in StartField::ALL.iter().zip(draft).zip(&shown) {
+        if text.trim() == before.as_str() {
+            continue;
+        }
+        if field.set(&mut st, text).is_err() {
+            errors.push((
+                Some(*field),
+                fill(s.form.err_start_number, &[("field", field.label(s))]),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    // The engine's own check of the scenario the session would replay: its message names the
+    // value and the limit.
+    match world.with_start(&st).validate() {
+        Ok(()) => Ok(st),
+        Err(ScenarioError { path, message, .. }) => {
+            let field = StartField::ALL.iter().copied().find(|f| f.path() == path);
+            let name = field.map_or(path.as_str(), |f| f.label(s));
+            Err(vec![(
+                field,
+                fill(s.form.err_start, &[("field", name), ("reason", &message)]),
+            )])
+        }
+    }
+}
+
+/// The session's start settings: a fieldset of the form's advanced part, with its own button.
+#[component]
+fn StartSettingsFields() -> Html {
+    let s = use_strings();
+    let f = &s.form;
+    let pg = use_playground();
+    // The texts, and the world they were read from: another world (a reset, an import, a lesson)
+    // shows its own settings, unless the user is editing (then what they typed stays).
+    let current = start_draft(&pg.world.borrow());
+    let read_from = use_state(|| current.clone());
+    let draft = use_state(|| current.clone());
+    let errors = use_state(Vec::<(Option<StartField>, String)>::new);
+    if *read_from != current {
+        // Another world (a reset, an import, a lesson): its own settings are shown.
+        read_from.set(current.clone());
+        draft.set(current);
+        errors.set(Vec::new());
+    }
+    let applied = use_state(|| None::<String>);
+    let onapply = {
+        let pg = pg.clone();
+        let draft = draft.clone();
+        let errors = errors.clone();
+        let applied = applied.clone();
+        let read_from = read_from.clone();
+        Callback::from(move |_: ()| {
+            let read = read_start(s, &pg.world.borrow(), &draft);
+            match read {
+                Ok(st) => {
+                    errors.set(Vec::new());
+                    let (ms, shown) = {
+                        let world = pg.world.borrow();
+                        let effective = world.with_start(&st).coordinator_config();
+                        let shown: StartDraft =
+                            StartField::ALL.iter().map(|f| f.get(&st, &effective)).collect();
+                        (world.now().as_millis(), shown)
+                    };
+                    pg.dispatch(Change::Command(Command::SetStart(Box::new(st))));
+                    applied.set(Some(fill(
+                        s.form.start_applied,
+                        &[("time", &format!("{}.{:03} s", ms / 1000, ms % 1000))],
+                    )));
+                    read_from.set(shown.clone());
+                    draft.set(shown);
+                }
+                Err(e) => {
+                    applied.set(None);
+                    errors.set(e);
+                    super::focus_visible_soon(".form-start [aria-invalid=true]");
+                }
+            }
+        })
+    };
+    let general: Vec<String> = errors
+        .iter()
+        .filter(|(x, _)| x.is_none())
+        .map(|(_, m)| m.clone())
+        .collect();
+    html! {
+        <fieldset class="form-start">
+            <legend>{ f.start_heading }</legend>
+            <p class="form-hint">{ f.start_intro }</p>
+            <div class="form-grid">
+                { for StartField::ALL.iter().enumerate().map(|(i, field)| {
+                    let id = field.id();
+                    let error = errors.iter().find(|(x, _)| *x == Some(*field)).map(|(_, m)| m.clone());
+                    let err_id = format!("{id}-error");
+                    let oninput = {
+                        let draft = draft.clone();
+                        Callback::from(move |e: InputEvent| {
+                            let input: HtmlInputElement = e.target_unchecked_into();
+                            let mut d = (*draft).clone();
+                            if let Some(t) = d.get_mut(i) {
+                                *t = input.value();
+                            }
+                            draft.set(d);
+                        })
+                    };
+                    // Enter applies the start settings (it would otherwise add a consumer).
+                    let onkeydown = {
+                        let onapply = onapply.clone();
+                        Callback::from(move |e: KeyboardEvent| {
+                            if e.key() == "Enter" {
+                                e.prevent_default();
+                                onapply.emit(());
+                            }
+                        })
+                    };
+                    let probability = matches!(field, StartField::DropProbability | StartField::DelayProbability);
+                    html! {
+                        <div class={classes!("form-field", error.is_some().then_some("has-error"))}>
+                            <label for={id.clone()}>{ field.label(s) }</label>
+                            <input id={id} type="text" inputmode={if probability { "decimal" } else { "numeric" }}
+                                value={draft.get(i).cloned().unwrap_or_default()} {oninput} {onkeydown}
+                                data-path={field.path()}
+                                aria-invalid={error.is_some().to_string()} aria-describedby={error.is_some().then(|| err_id.clone())} />
+                            if let Some(m) = error { <span id={err_id} class="form-error" role="alert">{ m }</span> }
+                        </div>
+                    }
+                }) }
+            </div>
+            { for general.iter().map(|m| html! { <p class="form-error" role="alert">{ m }</p> }) }
+            <button type="button" class="form-start-apply" onclick={onapply.reform(|_: MouseEvent| ())}>{ f.start_apply }</button>
+            if let Some(m) = &*applied { <p class="form-status" role="status">{ m }</p> }
+        </fieldset>
+    }
+}
+
 /// The form that adds a consumer. Errors name the field and keep what was typed.
 #[component]
 pub fn AddConsumerForm() -> Html {
@@ -228,6 +671,7 @@ pub fn AddConsumerForm() -> Html {
     let draft = use_state(Draft::default);
     let shown_errors = use_state(Vec::<(Field, String)>::new);
     let open = use_state(|| false);
+    let advanced_open = use_state(|| false);
 
     let next_name = pg.world.borrow().next_consumer_name();
     let name = if draft.name.trim().is_empty() {
@@ -249,6 +693,7 @@ pub fn AddConsumerForm() -> Html {
         let draft = draft.clone();
         let shown_errors = shown_errors.clone();
         let open = open.clone();
+        let advanced_open = advanced_open.clone();
         let name = name.clone();
         let coordinator = coordinator.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -258,8 +703,16 @@ pub fn AddConsumerForm() -> Html {
                 world.borrow().has_consumer(n)
             });
             if !checked.errors.is_empty() {
-                if checked.errors.iter().any(|(f, _)| *f != Field::Name) {
+                let advanced = [Field::MaxPollRecords, Field::CommitInterval, Field::GroupProtocol];
+                if checked
+                    .errors
+                    .iter()
+                    .any(|(f, _)| *f != Field::Name && !advanced.contains(f))
+                {
                     open.set(true);
+                }
+                if checked.errors.iter().any(|(f, _)| advanced.contains(f)) {
+                    advanced_open.set(true);
                 }
                 shown_errors.set(checked.errors);
                 // The button may be beside the stage: the first wrong field takes the focus (and
@@ -372,6 +825,41 @@ pub fn AddConsumerForm() -> Html {
         })
     };
     let n = draft.assignors.len();
+    let ontoggle_advanced = {
+        let advanced_open = advanced_open.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+            advanced_open.set(el.open());
+        })
+    };
+    let oncommit_mode = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let key = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut d = (*draft).clone();
+            if let Some(c) = Commit::ALL.iter().find(|c| c.key() == key) {
+                d.commit = *c;
+                draft.set(d);
+            }
+        })
+    };
+    let ongroup_protocol = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let key = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut d = (*draft).clone();
+            d.group_protocol = if key == GroupProtocol::Consumer.as_str() {
+                GroupProtocol::Consumer
+            } else {
+                GroupProtocol::Classic
+            };
+            draft.set(d);
+        })
+    };
+    let protocol_error = shown_errors
+        .iter()
+        .find(|(x, _)| *x == Field::GroupProtocol)
+        .map(|(_, m)| m.clone());
 
     html! {
         <section class="add-consumer panel" aria-labelledby="add-consumer-heading">
@@ -411,13 +899,42 @@ pub fn AddConsumerForm() -> Html {
                         { text_input(None, "consumer-static-id", f.static_id, draft.static_id.clone(), |d, v| d.static_id = v, Some(f.static_id_hint)) }
                         { text_input(Some(Field::Session), "consumer-session", f.session, draft.session.clone(), |d, v| d.session = v, None) }
                         { text_input(Some(Field::Heartbeat), "consumer-heartbeat", f.heartbeat, draft.heartbeat.clone(), |d, v| d.heartbeat = v, None) }
-                        { text_input(Some(Field::MaxPoll), "consumer-max-poll", f.max_poll, draft.max_poll.clone(), |d, v| d.max_poll = v, None) }
+                        { text_input(Some(Field::MaxPoll), "consumer-max-poll", f.max_poll, draft.max_poll.clone(), |d, v| d.max_poll = v, Some(f.max_poll_hint)) }
                         { text_input(Some(Field::Processing), "consumer-processing", f.processing, draft.processing.clone(), |d, v| d.processing = v, None) }
                         <div class="form-field form-check">
                             <input id="consumer-commit-in-revoke" type="checkbox" checked={draft.commit_in_revoke} onchange={oncommit} />
                             <label for="consumer-commit-in-revoke">{ f.commit_in_revoke }</label>
                         </div>
                     </div>
+                </details>
+                <details class="add-consumer-advanced" open={*advanced_open} ontoggle={ontoggle_advanced}>
+                    <summary>{ f.advanced }</summary>
+                    <div class="form-grid">
+                        { text_input(Some(Field::MaxPollRecords), "consumer-max-poll-records", f.max_poll_records, draft.max_poll_records.clone(), |d, v| d.max_poll_records = v, None) }
+                        <div class="form-field">
+                            <label for="consumer-commit-mode">{ f.commit_mode }</label>
+                            <select id="consumer-commit-mode" onchange={oncommit_mode}>
+                                { for Commit::ALL.iter().map(|c| html! {
+                                    <option value={c.key()} selected={draft.commit == *c}>{ c.label(s) }</option>
+                                }) }
+                            </select>
+                        </div>
+                        if draft.commit == Commit::Auto {
+                            { text_input(Some(Field::CommitInterval), "consumer-commit-interval", f.commit_interval, draft.commit_interval.clone(), |d, v| d.commit_interval = v, None) }
+                        }
+                        <div class={classes!("form-field", protocol_error.is_some().then_some("has-error"))}>
+                            <label for="consumer-group-protocol">{ f.group_protocol }</label>
+                            <select id="consumer-group-protocol" onchange={ongroup_protocol}
+                                aria-invalid={protocol_error.is_some().to_string()}
+                                aria-describedby={protocol_error.is_some().then_some("consumer-group-protocol-error")}>
+                                { for [GroupProtocol::Classic, GroupProtocol::Consumer].iter().map(|p| html! {
+                                    <option value={p.as_str()} selected={draft.group_protocol == *p}>{ p.as_str() }</option>
+                                }) }
+                            </select>
+                            if let Some(m) = protocol_error { <span id="consumer-group-protocol-error" class="form-error" role="alert">{ m }</span> }
+                        </div>
+                    </div>
+                    <StartSettingsFields />
                 </details>
                 if !live.warnings.is_empty() {
                     <ul class="form-warnings" aria-live="polite">
@@ -548,6 +1065,139 @@ mod tests {
             check(s, &bad, "C1", &CoordinatorConfig::default(), |_| false).errors[0].0,
             Field::Topics
         );
+    }
+
+    #[test]
+    fn the_advanced_settings_reach_the_config_and_are_checked_by_the_engine() {
+        let s = Lang::En.strings();
+        let d = Draft {
+            max_poll_records: "20".into(),
+            commit: Commit::Auto,
+            commit_interval: "1000".into(),
+            ..Draft::default()
+        };
+        let cfg = draft_config(&d, "C1");
+        assert_eq!(cfg.max_poll_records, 20);
+        assert_eq!(cfg.commit, CommitMode::Auto { interval_ms: 1000 });
+        assert_eq!(
+            draft_config(
+                &Draft {
+                    commit: Commit::Manual,
+                    ..d.clone()
+                },
+                "C1"
+            )
+            .commit,
+            CommitMode::Manual { every_batches: 1 }
+        );
+        assert_eq!(
+            draft_config(
+                &Draft {
+                    commit: Commit::Never,
+                    ..d.clone()
+                },
+                "C1"
+            )
+            .commit,
+            CommitMode::Never
+        );
+        // The engine's limit for max.poll.records (a Java int), named with the value typed.
+        let big = Draft {
+            max_poll_records: "3000000000".into(),
+            ..Draft::default()
+        };
+        let c = check(s, &big, "C1", &CoordinatorConfig::default(), |_| false);
+        assert_eq!(
+            c.errors,
+            vec![(
+                Field::MaxPollRecords,
+                "max.poll.records: 3000000000 is more than the limit (2147483647).".to_owned()
+            )]
+        );
+        let zero = Draft {
+            commit_interval: "0".into(),
+            ..Draft::default()
+        };
+        assert_eq!(
+            check(s, &zero, "C1", &CoordinatorConfig::default(), |_| false).errors[0].0,
+            Field::CommitInterval
+        );
+        // The interval is not read while commits are not automatic.
+        let manual = Draft {
+            commit: Commit::Manual,
+            ..zero
+        };
+        assert_eq!(
+            check(s, &manual, "C1", &CoordinatorConfig::default(), |_| false),
+            Checked::default()
+        );
+        let consumer = Draft {
+            group_protocol: GroupProtocol::Consumer,
+            ..Draft::default()
+        };
+        let c = check(s, &consumer, "C1", &CoordinatorConfig::default(), |_| false);
+        assert_eq!(c.errors.len(), 1);
+        assert_eq!(c.errors[0].0, Field::GroupProtocol);
+        assert!(c.errors[0].1.contains("classic"), "{}", c.errors[0].1);
+    }
+
+    #[test]
+    fn start_settings_are_read_checked_by_the_engine_and_replayed_exactly() {
+        let s = Lang::En.strings();
+        let mut w = World::with_consumers_joined(2);
+        let before = w.now();
+        let mut draft = start_draft(&w);
+        let at = |f: StartField| StartField::ALL.iter().position(|x| *x == f).unwrap();
+        assert_eq!(
+            draft[at(StartField::InitialRebalanceDelay)],
+            "3000",
+            "Kafka's default"
+        );
+        // Unchanged: nothing is written into the scenario.
+        assert_eq!(read_start(s, &w, &draft).unwrap(), w.start_settings());
+        // Not a number: named, nothing applied.
+        draft[at(StartField::Latency)] = "fast".into();
+        let e = read_start(s, &w, &draft).unwrap_err();
+        assert_eq!(
+            e,
+            vec![(
+                Some(StartField::Latency),
+                "Network latency (ms): enter a number.".to_owned()
+            )]
+        );
+        // Above the engine's limit: the engine's message names the value and the limit.
+        draft[at(StartField::Latency)] = "4000000".into();
+        let e = read_start(s, &w, &draft).unwrap_err();
+        assert_eq!(e[0].0, Some(StartField::Latency));
+        assert!(
+            e[0].1.contains("4000000") && e[0].1.contains("3600000"),
+            "{}",
+            e[0].1
+        );
+        draft[at(StartField::Latency)] = "200".into();
+        draft[at(StartField::DropProbability)] = "1.5".into();
+        let e = read_start(s, &w, &draft).unwrap_err();
+        assert_eq!(e[0].0, Some(StartField::DropProbability));
+        assert!(e[0].1.contains("1.5"), "{}", e[0].1);
+        // Good values: a new base scenario, replayed to the same time, whose share-link scenario
+        // gives the same run.
+        draft[at(StartField::DropProbability)] = "0".into();
+        draft[at(StartField::InitialRebalanceDelay)] = "0".into();
+        draft[at(StartField::Jitter)] = "0".into();
+        let st = read_start(s, &w, &draft).unwrap();
+        assert_eq!(st.coordinator.group_initial_rebalance_delay_ms, Some(0));
+        assert_eq!(
+            st.coordinator.group_min_session_timeout_ms, None,
+            "unchanged stays out"
+        );
+        w.apply(Command::SetStart(Box::new(st))).unwrap();
+        assert_eq!(w.now(), before);
+        assert_eq!(w.coordinator_config().group_initial_rebalance_delay_ms, 0);
+        // The user's actions are the new base scenario's, at their times (as a share link opens).
+        assert_eq!(w.session().base().actions.len(), 2);
+        let mut replay = World::from_scenario(&w.session().to_scenario()).unwrap();
+        assert_eq!(replay.log(), w.log());
+        assert_eq!(replay.view().group, w.view().group);
     }
 
     #[test]

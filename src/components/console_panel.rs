@@ -41,6 +41,8 @@ pub fn ConsolePanel() -> Html {
     let entries = use_state(Vec::<Entry>::new);
     let error = use_state(|| None::<String>);
     let group = pg.view.group.group_id.clone();
+    // The user-given names in the answers are isolated (a group or consumer named in any script).
+    let names = super::shown_names(&pg.view);
     let bootstrap = "--bootstrap-server localhost:9092";
     let examples = [
         format!("kafka-consumer-groups.sh {bootstrap} --describe --group {group}"),
@@ -146,7 +148,7 @@ pub fn ConsolePanel() -> Html {
                         line.set(text.clone());
                         run(text.clone());
                     });
-                    html! { <li><button type="button" class="console-example" {onclick}><code>{ ex }</code></button></li> }
+                    html! { <li><button type="button" class="console-example" {onclick}><code>{ super::isolate_names(&ex, &names) }</code></button></li> }
                 }) }
             </ul>
             <ol class="console-output" aria-live="polite">
@@ -154,10 +156,10 @@ pub fn ConsolePanel() -> Html {
                     <li class={classes!("console-entry", (e.exit_code != 0).then_some("is-error"))}>
                         <p class="console-prompt">
                             <span class="console-time">{ format!("t={}.{:01} s", e.at_ms / 1000, (e.at_ms % 1000) / 100) }</span>
-                            <code>{ format!("$ {}", e.line) }</code>
+                            <code>{ super::isolate_names(&format!("$ {}", e.line), &names) }</code>
                         </p>
-                        if !e.stdout.is_empty() { <pre class="console-stdout">{ &e.stdout }</pre> }
-                        if !e.stderr.is_empty() { <pre class="console-stderr">{ &e.stderr }</pre> }
+                        if !e.stdout.is_empty() { <pre class="console-stdout">{ super::isolate_names(&e.stdout, &names) }</pre> }
+                        if !e.stderr.is_empty() { <pre class="console-stderr">{ super::isolate_names(&e.stderr, &names) }</pre> }
                         if e.exit_code != 0 {
                             <p class="console-exit">{ fill(c.exit, &[("code", &e.exit_code.to_string())]) }</p>
                         }

@@ -57,7 +57,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                 </span>
             </header>
             <dl class="consumer-card-facts">
-                <div><dt>{ t.member_id }</dt><dd class="mono">{ if c.member_id.is_empty() { s.none.to_owned() } else { c.member_id.clone() } }</dd></div>
+                <div><dt>{ t.member_id }</dt><dd class="mono">if c.member_id.is_empty() { { s.none } } else { <bdi>{ c.member_id.clone() }</bdi> }</dd></div>
                 <div><dt>{ t.generation }</dt><dd>{ c.generation }</dd></div>
                 <div class="wide"><dt>{ t.partitions }</dt><dd class="mono">{ if parts.is_empty() { t.no_partitions.to_owned() } else { parts.join(", ") } }</dd></div>
                 if !revoking.is_empty() && running {
@@ -72,7 +72,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                 <div><dt>{ t.protocol }</dt><dd>{ protocol }</dd></div>
                 <div><dt>{ t.assignors }</dt><dd class="mono">{ assignors.join(", ") }</dd></div>
                 if let Some(id) = &c.group_instance_id {
-                    <div><dt>{ t.static_id }</dt><dd class="mono">{ id }</dd></div>
+                    <div><dt>{ t.static_id }</dt><dd class="mono"><bdi>{ id }</bdi></dd></div>
                 }
                 if c.rejoin_needed && running {
                     <div class="wide"><dd class="consumer-card-flag">{ s.member_states.rejoin_needed }</dd></div>

@@ -27,6 +27,9 @@ struct LineProps {
     selected: bool,
     /// Whether this line is the log's one tab stop (roving tabindex).
     tab_stop: bool,
+    /// The user-given names a line may mention, isolated where they appear
+    /// ([`super::shown_names`]).
+    names: Rc<Vec<String>>,
     onselect: Callback<u64>,
 }
 
@@ -40,6 +43,7 @@ impl PartialEq for LineProps {
             && self.tab_stop == other.tab_stop
             && self.state_at == other.state_at
             && self.group == other.group
+            && self.names == other.names
     }
 }
 
@@ -79,7 +83,7 @@ fn LogLine(props: &LineProps) -> Html {
             role="button" tabindex={if props.tab_stop { "0" } else { "-1" }} {onclick} onkeydown={activate_on_enter()}
             aria-pressed={props.selected.to_string()}>
             <span class="log-time mono">{ format!("{}.{:03}", ev.at.as_millis() / 1000, ev.at.as_millis() % 1000) }</span>
-            <span class="log-text">{ super::isolate(&text, ev.consumer().unwrap_or_default()) }</span>
+            <span class="log-text">{ super::isolate_names(&text, &props.names) }</span>
         </li>
     }
 }
@@ -104,6 +108,16 @@ pub fn EventLog() -> Html {
     }
 
     let group = GroupFacts::of(&pg.view.group);
+    let names = {
+        // One list while the names stay the same, so that unchanged lines are not drawn again.
+        let now = super::shown_names(&pg.view);
+        let kept = use_mut_ref(|| Rc::new(Vec::<String>::new()));
+        if **kept.borrow() != now {
+            *kept.borrow_mut() = Rc::new(now);
+        }
+        let names = kept.borrow().clone();
+        names
+    };
     let lines = {
         let world = pg.world.borrow();
         let log = world.log();
@@ -225,7 +239,7 @@ pub fn EventLog() -> Html {
                         let seq = ev.seq;
                         html! {
                             <LogLine key={seq} world={world_id} event={ev} {state_at} {group} {lang} selected={selected == Some(seq)}
-                                tab_stop={tab_stop == Some(seq)} onselect={onselect.clone()} />
+                                tab_stop={tab_stop == Some(seq)} names={names.clone()} onselect={onselect.clone()} />
                         }
                     }) }
                 </ol>

@@ -31,7 +31,7 @@ pub fn GroupStates() -> Html {
             <h2 id="group-states-heading" class="panel-heading">{ s.group.states_heading }</h2>
             <StateDiagram current={state} {previous} {transition_key} />
             <p class="group-panel-explanation">{ state.explanation(s) }</p>
-            <p class="group-panel-note"><code>{ format!("__consumer_offsets-{}", g.partition) }</code>{ ": " }{ note }</p>
+            <p class="group-panel-note"><code>{ format!("__consumer_offsets-{}", g.partition) }</code>{ ": " }{ super::isolate_names(&note, &[g.group_id.as_str()]) }</p>
             if pg.view.consumers.is_empty() && g.state == GroupState::Empty {
                 <p class="group-panel-empty">{ s.no_consumers }</p>
             }

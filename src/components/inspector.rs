@@ -18,19 +18,19 @@ fn opt_time(t: Option<SimTime>) -> String {
     t.map_or_else(|| "—".into(), time)
 }
 
-fn rows_html(rows: &[Row]) -> Html {
+fn rows_html(rows: &[Row], names: &[String]) -> Html {
     html! {
         <dl class="inspector-rows">
             { for rows.iter().map(|(k, v, depth)| html! {
                 <div class={classes!("inspector-row", format!("depth-{depth}"))}>
-                    <dt class="mono">{ k }</dt><dd class="mono">{ v }</dd>
+                    <dt class="mono">{ k }</dt><dd class="mono">{ super::isolate_names(v, names) }</dd>
                 </div>
             }) }
         </dl>
     }
 }
 
-fn message_html(s: &Strings, m: &Message) -> Html {
+fn message_html(s: &Strings, m: &Message, names: &[String]) -> Html {
     let i = &s.inspector;
     let kind = if m.payload.is_request() {
         s.words.request
@@ -53,19 +53,19 @@ fn message_html(s: &Strings, m: &Message) -> Html {
     html! {
         <>
             <h3 class="inspector-title">{ fill(i.message_title, &[("id", &m.id.to_string()), ("api", m.api().name()), ("kind", kind)]) }</h3>
-            { rows_html(&rows) }
+            { rows_html(&rows, names) }
             <h4 class="inspector-subheading">{ i.fields }</h4>
-            { rows_html(&payload_rows(&m.payload)) }
+            { rows_html(&payload_rows(&m.payload), names) }
         </>
     }
 }
 
-fn consumer_html(s: &Strings, pg: &Playground, name: &str) -> Html {
+fn consumer_html(s: &Strings, pg: &Playground, name: &str, names: &[String]) -> Html {
     let i = &s.inspector;
     let t = &s.consumer;
     let view = &pg.view;
     let Some(idx) = view.consumer_index(name) else {
-        return html! { <p>{ name }{ " — " }{ i.gone }</p> };
+        return html! { <p><bdi>{ name }</bdi>{ " — " }{ i.gone }</p> };
     };
     let c = &view.consumers[idx];
     let cfg = &view.consumers[idx].config;
@@ -148,12 +148,12 @@ fn consumer_html(s: &Strings, pg: &Playground, name: &str) -> Html {
     html! {
         <>
             <h3 class="inspector-title">{ super::with_name(s.stage.consumer_node, &c.name, &[("state", consumer_state_label(s, c))]) }</h3>
-            { rows_html(&rows) }
+            { rows_html(&rows, names) }
         </>
     }
 }
 
-fn broker_html(s: &Strings, pg: &Playground, node: NodeId) -> Html {
+fn broker_html(s: &Strings, pg: &Playground, node: NodeId, names: &[String]) -> Html {
     let i = &s.inspector;
     let world = pg.world.borrow();
     let sim = world.sim();
@@ -222,12 +222,12 @@ fn broker_html(s: &Strings, pg: &Playground, node: NodeId) -> Html {
     html! {
         <>
             <h3 class="inspector-title">{ fill(s.stage.broker, &[("n", &node.0.to_string())]) }{ " · " }{ s.stage.coordinator }</h3>
-            { rows_html(&rows) }
+            { rows_html(&rows, names) }
         </>
     }
 }
 
-fn event_html(s: &Strings, pg: &Playground, seq: u64) -> Html {
+fn event_html(s: &Strings, pg: &Playground, seq: u64, names: &[String]) -> Html {
     let i = &s.inspector;
     let world = pg.world.borrow();
     let Some(ev) = world.event(seq) else {
@@ -244,14 +244,14 @@ fn event_html(s: &Strings, pg: &Playground, seq: u64) -> Html {
     let message = match &ev.kind {
         SimEventKind::Network {
             event: NetworkEvent::Sent { message },
-        } => Some(message_html(s, message)),
+        } => Some(message_html(s, message, names)),
         _ => None,
     };
     html! {
         <>
             <h3 class="inspector-title">{ fill(i.event_title, &[("seq", &seq.to_string())]) }{ " · " }{ time(ev.at) }</h3>
-            <p class="inspector-explanation">{ text }</p>
-            <p class="inspector-raw"><span class="inspector-raw-label">{ i.raw }{ ": " }</span><code lang="en">{ ev.line() }</code></p>
+            <p class="inspector-explanation">{ super::isolate_names(&text, names) }</p>
+            <p class="inspector-raw"><span class="inspector-raw-label">{ i.raw }{ ": " }</span><code lang="en">{ super::isolate_names(&ev.line(), names) }</code></p>
             if let Some(m) = message { { m } }
         </>
     }
@@ -266,12 +266,15 @@ pub fn Inspector() -> Html {
         let pg = pg.clone();
         Callback::from(move |_: MouseEvent| pg.dispatch(Change::Select(None)))
     };
+    // Every user-given name in the values is isolated (any script keeps the text around it in order).
+    let names = super::shown_names(&pg.view);
+    let names = names.as_slice();
     let body = match &pg.selection {
         None => html! { <p class="panel-empty">{ s.inspector.empty }</p> },
-        Some(Selection::Message(m)) => message_html(s, m),
-        Some(Selection::Consumer(name)) => consumer_html(s, &pg, name),
-        Some(Selection::Broker(node)) => broker_html(s, &pg, *node),
-        Some(Selection::Event(seq)) => event_html(s, &pg, *seq),
+        Some(Selection::Message(m)) => message_html(s, m, names),
+        Some(Selection::Consumer(name)) => consumer_html(s, &pg, name, names),
+        Some(Selection::Broker(node)) => broker_html(s, &pg, *node, names),
+        Some(Selection::Event(seq)) => event_html(s, &pg, *seq, names),
     };
     html! {
         <section class={classes!("inspector", "panel", pg.selection.is_some().then_some("is-open"))}

@@ -82,6 +82,12 @@ struct Row {
     lost: bool,
 }
 
+/// The messages of the last window drawn, by id.
+#[derive(Default)]
+struct MessageCache {
+    messages: std::collections::BTreeMap<u64, Rc<Message>>,
+}
+
 /// What the diagram draws: the lifelines, the rows, and where the shown time falls.
 #[derive(Clone, Debug, PartialEq)]
 struct Diagram {
@@ -103,7 +109,14 @@ fn sent(ev: &SimEvent) -> Option<&Message> {
 
 impl Diagram {
     /// The window around the shown time.
+    #[cfg(test)]
     fn of(world: &World, view: &View, s: &Strings, routine: bool) -> Self {
+        Self::of_cached(world, view, s, routine, &mut MessageCache::default())
+    }
+
+    /// The window around the shown time; each message is copied out of the log once and shared
+    /// between redraws through `cache` (which then holds only the window's).
+    fn of_cached(world: &World, view: &View, s: &Strings, routine: bool, cache: &mut MessageCache) -> Self {
         let now = world.now();
         let keep = |m: &&Message| routine || !m.is_routine();
         let mut past: Vec<&Message> = world
@@ -190,8 +203,17 @@ impl Diagram {
                 Payload::Response(r) if !r.error_code().is_none() => Some(r.error_code()),
                 _ => None,
             };
+            // Ids are per simulation: after a fork the same id may be another message.
+            let msg = match cache.messages.get(&m.id) {
+                Some(c) if **c == **m => c.clone(),
+                _ => {
+                    let copy = Rc::new((*m).clone());
+                    cache.messages.insert(m.id, copy.clone());
+                    copy
+                }
+            };
             rows.push(Row {
-                msg: Rc::new((*m).clone()),
+                msg,
                 from,
                 to,
                 when,
@@ -199,6 +221,9 @@ impl Diagram {
                 lost: m.fault == Some(Fault::Dropped),
             });
         }
+        cache
+            .messages
+            .retain(|id, _| rows.iter().any(|r| r.msg.id == *id));
         Self {
             lanes,
             rows,
@@ -249,11 +274,12 @@ struct RowShape {
     aria: String,
 }
 
-fn row_shape(d: &Diagram, i: usize, s: &Strings) -> RowShape {
+/// Row `i`'s drawing with its sender's end at height `y` (the page draws each row at 0 and moves
+/// it into place, so that a row's drawing does not change as the window slides).
+fn row_shape(d: &Diagram, i: usize, s: &Strings, y: f64) -> RowShape {
     let r = &d.rows[i];
     let m = &r.msg;
     let request = m.payload.is_request();
-    let y = d.row_y(i);
     let (x1, mut x2) = (Diagram::lane_x(r.from), Diagram::lane_x(r.to));
     let dir = if x2 >= x1 { 1.0 } else { -1.0 };
     // Stop short of the lifeline, so the head is visible on it.
@@ -462,75 +488,96 @@ fn export_svg(d: &Diagram, s: &Strings, group: &str) -> String {
         );
     }
     let _ = writeln!(out, "<g transform=\"translate(0,{})\">", fmt(HEAD_H));
-    write_rows(&mut out, d, s, None);
+    write_rows(&mut out, d, s);
     out.push_str("</g>\n</svg>\n");
     out
 }
 
-/// The page's drawing of the rows: the lifelines' lines, the messages (focusable buttons) and the
-/// shown time's marker, as SVG markup (one parse instead of a DOM call per attribute).
-fn body_svg(d: &Diagram, s: &Strings, selected: Option<u64>) -> String {
-    let (w, h) = (fmt(d.width()), fmt(d.body_height()));
-    let mut out = String::with_capacity(600 * (d.rows.len() + 1));
-    let _ = write!(
-        out,
-        "<svg class=\"seq-svg seq-body\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"group\" \
-         aria-label=\"{label}\"><g aria-hidden=\"true\">",
-        label = xml_escape(s.sequence.label),
-    );
-    for (i, lane) in d.lanes.iter().enumerate() {
-        let x = fmt(Diagram::lane_x(i));
-        let faded = if lane.faded { " is-faded" } else { "" };
-        let _ = write!(
-            out,
-            "<line class=\"seq-lifeline{faded}\" x1=\"{x}\" y1=\"0\" x2=\"{x}\" y2=\"{h}\"/>"
-        );
-    }
-    out.push_str("</g>");
-    write_rows(&mut out, d, s, Some(selected));
-    out.push_str("</svg>");
-    out
+/// One message's row as the page draws it, at height 0 (its parent moves it into place). A row
+/// that stays in the window keeps its props while the window slides: only its parent's
+/// `transform` changes, and this component is not drawn again.
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    id: u64,
+    class: AttrValue,
+    aria: AttrValue,
+    selected: bool,
+    api: &'static str,
+    error: Option<&'static str>,
+    sent_ms: u64,
+    time: AttrValue,
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    head: AttrValue,
+    label: AttrValue,
 }
 
-/// The rows and the shown time's marker. `live`: drawn in the page (buttons, with the selected
-/// message), else for the exported file (a tooltip title per message).
-fn write_rows(out: &mut String, d: &Diagram, s: &Strings, live: Option<Option<u64>>) {
+#[component]
+fn SeqRow(p: &RowProps) -> Html {
+    let (left, right) = (p.x1.min(p.x2), p.x1.max(p.x2));
+    html! {
+        <g class={format!("{}{}", p.class, if p.selected { " is-selected" } else { "" })} role="button" tabindex="0"
+            aria-label={p.aria.clone()} aria-pressed={p.selected.to_string()} data-msg={p.id.to_string()}
+            data-api={p.api} data-error={p.error} data-sent-ms={p.sent_ms.to_string()}>
+            <rect class="seq-hit" x={fmt(left - 8.0)} y={fmt(p.y1 - 16.0)} width={fmt(right - left + 16.0)} height={fmt(ROW_H)} rx="4" />
+            <text class="seq-time" x="6" y={fmt(p.y1 + 4.0)}>{ p.time.clone() }</text>
+            <line class="seq-line" x1={fmt(p.x1)} y1={fmt(p.y1)} x2={fmt(p.x2)} y2={fmt(p.y2)} />
+            <path class="seq-head-mark" d={p.head.clone()} />
+            <text class="seq-label" x={fmt((p.x1 + p.x2) / 2.0)} y={fmt(p.y1.min(p.y2) - 2.0)} text-anchor="middle">{ p.label.clone() }</text>
+        </g>
+    }
+}
+
+/// The page's drawing of the rows: the lifelines' lines, the messages (focusable buttons, keyed by
+/// message id, so that a redraw adds the new rows and drops the old ones and leaves the rest, and
+/// the keyboard focus, alone) and the shown time's marker.
+fn body(d: &Diagram, s: &Strings, selected: Option<u64>) -> Html {
+    let (w, h) = (d.width(), d.body_height());
+    let ny = d.now_y();
+    html! {
+        <svg class="seq-svg seq-body" width={fmt(w)} height={fmt(h)} viewBox={format!("0 0 {} {}", fmt(w), fmt(h))}
+            role="group" aria-label={s.sequence.label}>
+            <g aria-hidden="true">
+                { for d.lanes.iter().enumerate().map(|(i, lane)| {
+                    let x = fmt(Diagram::lane_x(i));
+                    html! {
+                        <line class={classes!("seq-lifeline", lane.faded.then_some("is-faded"))} x1={x.clone()} y1="0" x2={x} y2={fmt(h)} />
+                    }
+                }) }
+            </g>
+            { for d.rows.iter().enumerate().map(|(i, row)| {
+                let r = row_shape(d, i, s, 0.0);
+                let m = &row.msg;
+                html! {
+                    <g key={m.id} transform={format!("translate(0,{})", fmt(d.row_y(i)))}>
+                        <SeqRow id={m.id} class={r.class} aria={r.aria} selected={selected == Some(m.id)}
+                            api={m.api().name()} error={row.error.map(|e| e.name())} sent_ms={m.sent_at.as_millis()}
+                            time={seconds(m.sent_at)} x1={r.x1} y1={r.y1} x2={r.x2} y2={r.y2} head={r.head} label={r.label} />
+                    </g>
+                }
+            }) }
+            <g class="seq-now-marker" data-testid="sequence-now" data-ms={d.now.as_millis().to_string()}
+                transform={format!("translate(0,{})", fmt(ny))}>
+                <line class="seq-now" x1="0" y1="0" x2={fmt(w)} y2="0" />
+                <text class="seq-now-label" x="6" y="-4">{ fill(s.sequence.now, &[("time", &seconds(d.now))]) }</text>
+            </g>
+        </svg>
+    }
+}
+
+/// The rows and the shown time's marker, for the exported file (a tooltip title per message).
+fn write_rows(out: &mut String, d: &Diagram, s: &Strings) {
     for (i, row) in d.rows.iter().enumerate() {
-        let r = row_shape(d, i, s);
+        let r = row_shape(d, i, s, d.row_y(i));
         let m = &row.msg;
-        match live {
-            Some(selected) => {
-                let (left, right) = (r.x1.min(r.x2), r.x1.max(r.x2));
-                let is = selected == Some(m.id);
-                let _ = write!(
-                    out,
-                    "<g class=\"{class}{sel}\" role=\"button\" tabindex=\"0\" aria-label=\"{aria}\" aria-pressed=\"{is}\" \
-                     data-msg=\"{id}\" data-api=\"{api}\"{error} data-sent-ms=\"{ms}\">\
-                     <rect class=\"seq-hit\" x=\"{hx}\" y=\"{hy}\" width=\"{hw}\" height=\"{hh}\" rx=\"4\"/>",
-                    class = r.class,
-                    sel = if is { " is-selected" } else { "" },
-                    aria = xml_escape(&r.aria),
-                    id = m.id,
-                    api = m.api(),
-                    error = row
-                        .error
-                        .map_or(String::new(), |e| format!(" data-error=\"{}\"", e.name())),
-                    ms = m.sent_at.as_millis(),
-                    hx = fmt(left - 8.0),
-                    hy = fmt(r.y1 - 16.0),
-                    hw = fmt(right - left + 16.0),
-                    hh = fmt(ROW_H),
-                );
-            }
-            None => {
-                let _ = write!(
-                    out,
-                    "<g class=\"{}\"><title>{}</title>",
-                    r.class,
-                    xml_escape(&r.aria)
-                );
-            }
-        }
+        let _ = write!(
+            out,
+            "<g class=\"{}\"><title>{}</title>",
+            r.class,
+            xml_escape(&r.aria)
+        );
         let _ = writeln!(
             out,
             "<text class=\"seq-time\" x=\"6\" y=\"{ty}\">{time}</text>\
@@ -551,9 +598,8 @@ fn write_rows(out: &mut String, d: &Diagram, s: &Strings, live: Option<Option<u6
     let ny = d.now_y();
     let _ = writeln!(
         out,
-        "<g class=\"seq-now-marker\" data-testid=\"sequence-now\" data-ms=\"{ms}\"><line class=\"seq-now\" x1=\"0\" y1=\"{y}\" \
+        "<g class=\"seq-now-marker\"><line class=\"seq-now\" x1=\"0\" y1=\"{y}\" \
          x2=\"{w}\" y2=\"{y}\"/><text class=\"seq-now-label\" x=\"6\" y=\"{ty}\">{label}</text></g>",
-        ms = d.now.as_millis(),
         y = fmt(ny),
         w = fmt(d.width()),
         ty = fmt(ny - 4.0),
@@ -626,9 +672,16 @@ pub fn SequenceDiagram() -> Html {
     let open = use_state(|| false);
     let routine = use_state(|| true);
 
+    let cache = use_mut_ref(MessageCache::default);
     let diagram = (*open).then(|| {
         let world = pg.world.borrow();
-        Rc::new(Diagram::of(&world, &pg.view, s, *routine))
+        Rc::new(Diagram::of_cached(
+            &world,
+            &pg.view,
+            s,
+            *routine,
+            &mut cache.borrow_mut(),
+        ))
     });
 
     let ontoggle = {
@@ -647,10 +700,16 @@ pub fn SequenceDiagram() -> Html {
     // The message that has the keyboard focus. A refresh redraws the rows (every 100 ms while the
     // simulation plays), which takes the focus away: it is given back to the same message.
     let focused = use_mut_ref(|| None::<u64>);
+    // True from this render until its effect: a focus lost meanwhile is the redraw's (Yew may move
+    // a kept row while it reconciles the keyed rows), not the user's.
+    let redrawing = use_mut_ref(|| false);
+    *redrawing.borrow_mut() = true;
     {
         let refocus = refocus.clone();
         let focused = focused.clone();
+        let redrawing = redrawing.clone();
         use_effect(move || {
+            *redrawing.borrow_mut() = false;
             let id = refocus.borrow_mut().take().or(*focused.borrow());
             if let Some(id) = id {
                 let active = web_sys::window()
@@ -669,6 +728,10 @@ pub fn SequenceDiagram() -> Html {
         Callback::from(move |e: FocusEvent| *focused.borrow_mut() = message_id(e.target()))
     };
     let onfocusout = Callback::from(move |e: FocusEvent| {
+        if *redrawing.borrow() {
+            // Taken away by the redraw: the effect gives it back.
+            return;
+        }
         if e.related_target().is_some() {
             // The focus moved to another element: a message (its focusin follows) or not.
             *focused.borrow_mut() = None;
@@ -754,7 +817,7 @@ pub fn SequenceDiagram() -> Html {
                         // follows the time without reading the layout.
                         <div class="sequence-scroll" style={format!("width: {}px", fmt(d.width()))}
                             {onclick} {onkeydown} {onfocusin} {onfocusout}>
-                            { Html::from_html_unchecked(AttrValue::from(body_svg(&d, s, selected))) }
+                            { body(&d, s, selected) }
                         </div>
                     </div>
                 }

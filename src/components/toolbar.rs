@@ -61,7 +61,7 @@ pub fn Toolbar() -> Html {
             <span class="toolbar-fact">{ c.seed }{ ": " }<span data-testid="seed">{ pg.view.seed }</span></span>
             <Clock />
             if let Some(reason) = &pg.refused {
-                <p class="toolbar-refused" role="alert">{ fill(c.refused, &[("reason", reason)]) }</p>
+                <p class="toolbar-refused" role="alert">{ super::isolate_names(&fill(c.refused, &[("reason", reason)]), &super::shown_names(&pg.view)) }</p>
             }
         </section>
     }

@@ -87,7 +87,7 @@ pub fn TopicPanel() -> Html {
                 };
                 html! {
                     <div class="topic" key={topic.name.clone()}>
-                        <h3 class="topic-name mono">{ &topic.name }</h3>
+                        <h3 class="topic-name mono"><bdi>{ &topic.name }</bdi></h3>
                         <ul class="partition-list" aria-label={topic.name.clone()}>
                             { for topic.partitions.iter().map(|p| {
                                 let owner = if p.owners.is_empty() { t.unowned.to_owned() } else { p.owners.join(" + ") };

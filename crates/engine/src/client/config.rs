@@ -222,6 +222,33 @@ impl ConsumerConfig {
                 out.push(ConfigIssue::NotPositive { field });
             }
         }
+        if let CommitMode::Auto { interval_ms: 0 } = self.commit {
+            out.push(ConfigIssue::NotPositive {
+                field: ConfigField::AutoCommitInterval,
+            });
+        }
+        // The scenario format's limits (a Java `int`, as Kafka's), so that what the playground
+        // accepts a share link can carry.
+        let max_ms = crate::scenario::MAX_SETTING_MS;
+        let mut limits = vec![
+            (ConfigField::SessionTimeout, self.session_timeout_ms, max_ms),
+            (ConfigField::HeartbeatInterval, self.heartbeat_interval_ms, max_ms),
+            (ConfigField::MaxPollInterval, self.max_poll_interval_ms, max_ms),
+            (ConfigField::Processing, self.processing_ms, max_ms),
+            (
+                ConfigField::MaxPollRecords,
+                u64::from(self.max_poll_records),
+                u64::from(crate::scenario::MAX_POLL_RECORDS),
+            ),
+        ];
+        if let CommitMode::Auto { interval_ms } = self.commit {
+            limits.push((ConfigField::AutoCommitInterval, interval_ms, max_ms));
+        }
+        for (field, value, max) in limits {
+            if value > max {
+                out.push(ConfigIssue::AboveLimit { field, value, max });
+            }
+        }
         let (session_ms, heartbeat_ms) = (self.session_timeout_ms, self.heartbeat_interval_ms);
         if heartbeat_ms >= session_ms {
             // Kafka's client refuses it: the session would expire between two heartbeats.
@@ -343,6 +370,10 @@ pub enum ConfigField {
     MaxPollRecords,
     /// `group.remote.assignor`.
     ServerAssignor,
+    /// `auto.commit.interval.ms`.
+    AutoCommitInterval,
+    /// `group.protocol`.
+    GroupProtocol,
 }
 
 impl fmt::Display for ConfigField {
@@ -357,6 +388,8 @@ impl fmt::Display for ConfigField {
             Self::Processing => "processing_ms",
             Self::MaxPollRecords => "max.poll.records",
             Self::ServerAssignor => "group.remote.assignor",
+            Self::AutoCommitInterval => "auto.commit.interval.ms",
+            Self::GroupProtocol => "group.protocol",
         })
     }
 }
@@ -389,6 +422,16 @@ pub enum ConfigIssue {
     NotPositive {
         /// Which.
         field: ConfigField,
+    },
+    /// Error: a setting is above the scenario format's limit for it (so that a share link can
+    /// carry it): a Java `int` for times and `max.poll.records`, as Kafka's.
+    AboveLimit {
+        /// Which.
+        field: ConfigField,
+        /// Its value.
+        value: u64,
+        /// The largest allowed.
+        max: u64,
     },
     /// Error: `heartbeat.interval.ms` is not below `session.timeout.ms` (the Java client refuses
     /// it; the session would expire between two heartbeats).
@@ -448,7 +491,8 @@ impl ConfigIssue {
             | Self::NotPositive { .. }
             | Self::HeartbeatNotBelowSession { .. }
             | Self::ProtocolMismatch { .. }
-            | Self::ServerAssignorName(_) => Severity::Error,
+            | Self::ServerAssignorName(_)
+            | Self::AboveLimit { .. } => Severity::Error,
             Self::HeartbeatAboveThirdOfSession { .. }
             | Self::SessionOutsideGroupBounds { .. }
             | Self::ProcessingNotBelowMaxPoll { .. } => Severity::Warning,
@@ -477,6 +521,8 @@ impl ConfigIssue {
                 F::Processing => &[F::Processing],
                 F::MaxPollRecords => &[F::MaxPollRecords],
                 F::ServerAssignor => &[F::ServerAssignor],
+                F::AutoCommitInterval => &[F::AutoCommitInterval],
+                F::GroupProtocol => &[F::GroupProtocol],
             },
             Self::ProtocolMismatch { field, .. } => match field {
                 F::Assignors => &[F::Assignors],
@@ -485,6 +531,19 @@ impl ConfigIssue {
                 _ => &[F::ServerAssignor],
             },
             Self::ServerAssignorName(_) => &[F::ServerAssignor],
+            Self::AboveLimit { field, .. } => match field {
+                F::SessionTimeout => &[F::SessionTimeout],
+                F::HeartbeatInterval => &[F::HeartbeatInterval],
+                F::MaxPollInterval => &[F::MaxPollInterval],
+                F::Processing => &[F::Processing],
+                F::MaxPollRecords => &[F::MaxPollRecords],
+                F::AutoCommitInterval => &[F::AutoCommitInterval],
+                F::Name => &[F::Name],
+                F::Assignors => &[F::Assignors],
+                F::Subscription => &[F::Subscription],
+                F::GroupProtocol => &[F::GroupProtocol],
+                F::ServerAssignor => &[F::ServerAssignor],
+            },
             Self::HeartbeatNotBelowSession { .. } | Self::HeartbeatAboveThirdOfSession { .. } => {
                 &[F::HeartbeatInterval, F::SessionTimeout]
             }
@@ -511,6 +570,9 @@ impl fmt::Display for ConfigIssue {
                 protocol.as_str().to_uppercase()
             ),
             Self::ServerAssignorName(issue) => write!(f, "group.remote.assignor: {issue}"),
+            Self::AboveLimit { field, value, max } => {
+                write!(f, "{field}: {value} is more than the limit ({max})")
+            }
             Self::HeartbeatNotBelowSession {
                 heartbeat_ms,
                 session_ms,
@@ -664,6 +726,40 @@ mod tests {
             found[0].fields(),
             &[ConfigField::Processing, ConfigField::MaxPollInterval]
         );
+    }
+
+    #[test]
+    fn limits_and_auto_commit_are_checked() {
+        // The limits are the scenario format's (docs/scenario-format.md, "Limits").
+        let mut c = consumer();
+        c.max_poll_records = crate::scenario::MAX_POLL_RECORDS + 1;
+        c.commit = CommitMode::Auto { interval_ms: 0 };
+        // The new protocol is simulated: choosing it is no issue in itself.
+        c.group_protocol = GroupProtocol::Consumer;
+        let found = issues(&c);
+        assert_eq!(
+            found,
+            vec![
+                ConfigIssue::NotPositive {
+                    field: ConfigField::AutoCommitInterval
+                },
+                ConfigIssue::AboveLimit {
+                    field: ConfigField::MaxPollRecords,
+                    value: 2_147_483_648,
+                    max: 2_147_483_647
+                },
+            ]
+        );
+        assert!(found.iter().all(|i| i.severity() == Severity::Error));
+        assert_eq!(
+            found[1].to_string(),
+            "max.poll.records: 2147483648 is more than the limit (2147483647)"
+        );
+        c = consumer();
+        c.commit = CommitMode::Auto {
+            interval_ms: crate::scenario::MAX_SETTING_MS + 1,
+        };
+        assert_eq!(issues(&c)[0].field(), ConfigField::AutoCommitInterval);
     }
 
     #[test]
