@@ -67,9 +67,7 @@ pub(crate) fn save_presentation(on: bool) {
 
 /// A seed for a new simulation: the wall clock's sub-millisecond digits, mixed.
 pub(crate) fn fresh_seed(previous: u64) -> u64 {
-    let now = window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now());
+    let now = window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
     let mut z = previous ^ now.to_bits() ^ 0x9E37_79B9_7F4A_7C15;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -68,7 +68,8 @@ mod native {
             "<div id=\"{ROOT_ID}\">{en}</div>\n    <template id=\"{ZH_TEMPLATE_ID}\">{zh}</template>\n    <script>{}</script>",
             inline_script()
         );
-        fs::write(&index, html.replace(MARKER, &first_view)).map_err(|e| format!("{}: {e}", index.display()))?;
+        fs::write(&index, html.replace(MARKER, &first_view))
+            .map_err(|e| format!("{}: {e}", index.display()))?;
 
         // The worker is written last: its version covers the final index.html.
         let template = fs::read_to_string(sw_source).map_err(|e| format!("{}: {e}", sw_source.display()))?;
@@ -85,14 +86,21 @@ mod native {
             hash.write(&bytes);
         }
         let version = format!("{:016x}", hash.0);
-        let list = files.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(", ");
+        let list = files
+            .iter()
+            .map(|f| format!("{f:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut sw = template.clone();
         for (line, with) in [
             (SW_VERSION, format!("const VERSION = '{version}';")),
             (SW_FILES, format!("const FILES = [{list}];")),
         ] {
             if sw.matches(line).count() != 1 {
-                return Err(format!("{}: expected the line `{line}` exactly once", sw_source.display()));
+                return Err(format!(
+                    "{}: expected the line `{line}` exactly once",
+                    sw_source.display()
+                ));
             }
             sw = sw.replace(line, &with);
         }
