@@ -36,7 +36,6 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::fmt::Write as _;
     use std::fs;
     use std::path::{Path, PathBuf};
 
@@ -64,9 +63,9 @@ mod native {
         }
         let en = render(Lang::En)?;
         let zh = render(Lang::Zh)?;
+        let (before, after) = inline_scripts();
         let first_view = format!(
-            "<div id=\"{ROOT_ID}\">{en}</div>\n    <template id=\"{ZH_TEMPLATE_ID}\">{zh}</template>\n    <script>{}</script>",
-            inline_script()
+            "<script>{before}</script>\n    <div id=\"{ROOT_ID}\">{en}</div>\n    <template id=\"{ZH_TEMPLATE_ID}\">{zh}</template>\n    <script>{after}</script>"
         );
         fs::write(&index, html.replace(MARKER, &first_view))
             .map_err(|e| format!("{}: {e}", index.display()))?;
@@ -130,29 +129,30 @@ mod native {
         Ok(html)
     }
 
-    /// Shows the Chinese first view to a browser whose saved choice or language is Chinese (the
-    /// rule of `Lang::from_tag`), in presentation mode if it was left on, and keeps the first view's
-    /// forms from submitting (and reloading the page) until the app takes over. Registers the
-    /// service worker once the page has loaded, so that its downloads do not compete with the
-    /// app's.
-    fn inline_script() -> String {
-        let mut js = String::new();
+    /// The inline scripts around the first view. The one before it keeps the first view's forms
+    /// from submitting (and reloading the page) until the app takes over, and, for a browser whose
+    /// saved choice or language is Chinese (the rule of `Lang::from_tag`), hides the English view
+    /// (`html.first-view-zh` in the stylesheet) before it can be painted. The one after it puts the
+    /// Chinese view in its place, turns on presentation mode if it was left on, and registers the
+    /// service worker once the page has loaded, so that its downloads do not compete with the app's.
+    fn inline_scripts() -> (String, String) {
         let zh = Lang::Zh;
-        write!(
-            js,
-            "(function(){{var d=document,r=d.getElementById('{ROOT_ID}'),s=null;\
+        let before = format!(
+            "(function(){{var d=document,s=null;\
              d.addEventListener('submit',function(e){{var p=d.getElementById('{ROOT_ID}');if(p&&p.contains(e.target))e.preventDefault()}},true);\
              try{{s=window.localStorage}}catch(e){{}}\
              var t=(s&&s.getItem('{LANG_KEY}'))||navigator.language||'';\
-             if(/^zh/i.test(t.trim())){{r.replaceChildren(d.getElementById('{ZH_TEMPLATE_ID}').content.cloneNode(true));\
-             d.documentElement.lang={:?};d.title={:?}}}\
-             var a=r.querySelector('.app');if(a&&s&&s.getItem('{PRESENTATION_KEY}')==='on')a.classList.add('is-presenting');\
-             if('serviceWorker'in navigator)window.addEventListener('load',function(){{navigator.serviceWorker.register('{SW_NAME}').catch(function(){{}})}})}})();",
+             if(/^zh/i.test(t.trim())){{d.documentElement.classList.add('first-view-zh');d.documentElement.lang={:?};d.title={:?}}}}})();",
             zh.tag(),
             zh.strings().app_title,
-        )
-        .expect("writing to a String");
-        js
+        );
+        let after = format!(
+            "(function(){{var d=document,r=d.getElementById('{ROOT_ID}'),s=null;try{{s=window.localStorage}}catch(e){{}}\
+             if(d.documentElement.classList.contains('first-view-zh')){{r.replaceChildren(d.getElementById('{ZH_TEMPLATE_ID}').content.cloneNode(true));r.classList.add('is-zh')}}\
+             var a=r.querySelector('.app');if(a&&s&&s.getItem('{PRESENTATION_KEY}')==='on')a.classList.add('is-presenting');\
+             if('serviceWorker'in navigator)window.addEventListener('load',function(){{navigator.serviceWorker.register('{SW_NAME}').catch(function(){{}})}})}})();"
+        );
+        (before, after)
     }
 
     /// Every file under `dir`, as a path relative to `root` with `/` between its parts.
