@@ -29,19 +29,35 @@ struct LoopState {
     last_refresh: f64,
 }
 
+/// The app's properties: none in the browser; the build's prerender (`src/bin/prerender.rs`) names
+/// the language of the first view it writes.
+#[derive(Clone, Debug, Default, PartialEq, Properties)]
+pub struct AppProps {
+    /// The language to start in, instead of the user's saved choice or the browser's.
+    #[prop_or_default]
+    pub lang: Option<Lang>,
+}
+
 /// The whole playground. It owns the language, the simulation and the animation loop, and hands
 /// them down through contexts.
 #[component]
-pub fn App() -> Html {
-    let lang = use_state(prefs::initial_lang);
+pub fn App(props: &AppProps) -> Html {
+    let lang = use_state(|| props.lang.unwrap_or_else(prefs::initial_lang));
     let presenting = use_state(prefs::initial_presentation);
     let help_open = use_state(|| false);
-    // The group view renders first; the other panels join one frame later, so that the first
-    // paint does not wait for the log, the forms and the inspector.
-    let settled = use_state(|| false);
+    // Without a prerendered first view, the group view renders first and the other panels join
+    // one frame later, so that the first paint does not wait for the log, the forms and the
+    // inspector. Over a prerendered first view (already painted from the HTML), the app renders
+    // everything at once and then replaces it, so that the page never shows half of it.
+    // (Natively, where only the build's prerender renders the app, everything renders at once.)
+    let settled = use_state(|| !cfg!(target_arch = "wasm32") || crate::prerender::present());
     {
         let settled = settled.clone();
-        use_effect_with((), move |_| after_next_paint(move || settled.set(true)));
+        use_effect_with((), move |_| {
+            if !crate::prerender::take_over() {
+                after_next_paint(move || settled.set(true));
+            }
+        });
     }
     let playground = use_reducer(crate::sharing::initial_playground);
 

@@ -21,9 +21,10 @@ pub mod i18n;
 pub mod lessons;
 pub mod num;
 mod prefs;
+pub mod prerender;
 pub mod sharing;
 pub mod state;
 pub mod style;
 pub mod world;
 
-pub use app::App;
+pub use app::{App, AppProps};

@@ -310,18 +310,18 @@ pub fn take_startup_problem() -> Option<OpenError> {
 }
 
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    crate::prefs::window()?.local_storage().ok().flatten()
 }
 
 /// This tab's storage (it survives a reload, not the tab).
 fn tab_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
+    crate::prefs::window()?.session_storage().ok().flatten()
 }
 
 /// The session the page opens with: the link in the URL, else the autosaved session, else a new
 /// playground. A link or autosave that opens is shown paused at its time.
 pub fn initial_playground() -> Playground {
-    let hash = web_sys::window()
+    let hash = crate::prefs::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     if let Some(link) = link_in_hash(&hash) {
@@ -364,7 +364,7 @@ pub fn playground_with(world: World) -> Playground {
 /// Puts the session's link in the URL (without a history entry) and autosaves it. Returns whether
 /// the autosave was written.
 pub fn publish(link: &str) -> bool {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = crate::prefs::window() {
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(
                 &wasm_bindgen::JsValue::NULL,

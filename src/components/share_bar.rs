@@ -129,7 +129,7 @@ fn open_log_text(
 
 /// The page's address with `link` as its fragment.
 fn with_page_base(link: &str) -> String {
-    web_sys::window()
+    crate::prefs::window()
         .and_then(|w| w.location().href().ok())
         .map(|h| {
             let base = h.split('#').next().unwrap_or_default().to_owned();

@@ -8,7 +8,7 @@ pub const PHONE: &str = "(max-width: 640px)";
 pub const ONE_COLUMN: &str = "(max-width: 1000px)";
 
 fn media(query: &str) -> Option<MediaQueryList> {
-    web_sys::window()?.match_media(query).ok().flatten()
+    crate::prefs::window()?.match_media(query).ok().flatten()
 }
 
 /// Whether the page matches a CSS media query, kept up to date while the component lives (a phone

@@ -2,7 +2,7 @@ use yew::prelude::*;
 
 /// Whether the user asked the system for less motion (`prefers-reduced-motion: reduce`).
 pub fn prefers_reduced_motion() -> bool {
-    web_sys::window()
+    crate::prefs::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
 }

@@ -1,7 +1,7 @@
 // The app shell as a user meets it: title, the empty group, and the language switch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers, SHOTS } from './harness.mjs';
+import { server, browser, useServerAndBrowser, openPage, screenshot, addConsumers, SHOTS, tookOver } from './harness.mjs';
 
 useServerAndBrowser();
 
@@ -42,6 +42,7 @@ test('switching to 中文 translates the page, and the choice survives a reload'
   await screenshot(page, 'app-shell-zh');
 
   await page.reload();
+  await tookOver(page);
   await page.getByRole('heading', { level: 1, name: 'Kafka 消费者组重平衡演示' }).waitFor();
 
   await page.getByRole('button', { name: 'English' }).click();
@@ -128,6 +129,7 @@ test('presentation mode enlarges the text and is remembered', async () => {
   await page.getByTestId('group-state').filter({ hasText: /^Stable$/ }).waitFor({ timeout: 30_000 });
   await screenshot(page, 'presentation-mode');
   await page.reload();
+  await tookOver(page);
   assert.equal(await page.getByRole('button', { name: 'Presentation mode' }).getAttribute('aria-pressed'), 'true');
   // The shortcuts listen once the page has settled (its last panels are shown a frame after the
   // first paint); a key pressed before that goes nowhere.
@@ -145,6 +147,7 @@ test('with reduced motion, messages jump instead of gliding', async () => {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(server.url);
+  await tookOver(page);
   await page.getByRole('slider', { name: 'Speed' }).fill('-10');
   await addConsumers(page, 1);
   const token = page.getByRole('button', { name: /^FindCoordinator request from C1/ });

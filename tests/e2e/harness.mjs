@@ -60,7 +60,10 @@ export async function launchBrowser() {
   });
 }
 
-/** Opens a page that records every console error and uncaught exception into `errors`. */
+/**
+ * Opens a page that records every console error and uncaught exception into `errors`, and waits
+ * until the app has taken over the prerendered first view (whose controls do nothing yet).
+ */
 export async function openPage(browser, url, { locale = 'en-US', viewport, hasTouch = false } = {}) {
   const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 }, hasTouch });
   const page = await context.newPage();
@@ -71,7 +74,15 @@ export async function openPage(browser, url, { locale = 'en-US', viewport, hasTo
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()}`));
   await page.goto(url);
+  await tookOver(page);
   return { context, page, errors };
+}
+
+/** Waits until the app has replaced the prerendered first view with its own (src/prerender.rs). */
+export async function tookOver(page, timeout = 30_000) {
+  await page.waitForFunction(() => !document.getElementById('prerender') && document.querySelector('.app'), null, {
+    timeout,
+  });
 }
 
 export async function screenshot(page, name) {

@@ -13,6 +13,7 @@ import {
   setSpeed,
   waitForText,
   settledGroup,
+  tookOver,
 } from './harness.mjs';
 
 useServerAndBrowser();
@@ -125,6 +126,7 @@ test('a reload restores the session where it was; a link pasted into the same ta
   await stablePausedSession(page);
   const before = await shownSession(page);
   await page.reload();
+  await tookOver(page);
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(page), before);
   await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
@@ -146,6 +148,7 @@ test('a reload restores the session where it was; a link pasted into the same ta
   // The earlier link pasted into this tab's address bar: only the fragment changes (no page
   // load), and the page opens it.
   await page.goto(linkA);
+  await tookOver(page);
   const share = page.getByRole('region', { name: 'Share and save' });
   await share.getByRole('status').filter({ hasText: /^Opened Playground session at/ }).waitFor();
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
@@ -156,6 +159,7 @@ test('a reload restores the session where it was; a link pasted into the same ta
   // A damaged link pasted the same way: the message (at the top of the page since issue #13), and
   // the session stays.
   await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
+  await tookOver(page);
   const alert = page.getByRole('alert');
   await waitForText(alert, /This link cannot be opened: .*damaged/);
   assert.deepEqual(await shownSession(page), before);
@@ -186,6 +190,7 @@ test('a reload right after a change keeps the change (the save waits a moment, b
   const before = await shownSession(page);
   // No wait: the reload comes before the delayed save would run.
   await page.reload();
+  await tookOver(page);
   await page.getByTestId('clock').and(page.locator(`[data-ms="${before.clock}"]`)).waitFor();
   assert.deepEqual(await shownSession(page), before);
   assert.equal(await c2().textContent(), killed);

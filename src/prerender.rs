@@ -1,0 +1,51 @@
+//! The first view the release build writes into `index.html`, and the app taking it over.
+//!
+//! `src/bin/prerender.rs` renders [`crate::App`] natively, at t=0, in both languages, with Yew's
+//! server renderer, and puts the result into the page (Trunk runs it after a release build, see
+//! `scripts/post-build.sh`): the English view in [`ROOT_ID`], the Chinese one in the template
+//! [`ZH_TEMPLATE_ID`], and a few lines of inline script that show the Chinese one to a Chinese
+//! browser, before anything else is fetched. The page so shows the group, its state and the
+//! controls as soon as the HTML arrives.
+//!
+//! The app does not hydrate that markup (Yew's `hydration` feature would add its code to the
+//! bundle, and the first view must match the app's first render node for node); it renders itself
+//! beside it, hidden while the first view is there (`static/styles.css`), and removes the first
+//! view in the same task in which it has rendered everything ([`take_over`]), so the browser never
+//! paints both, nor neither.
+
+/// The id of the element that holds the prerendered first view.
+pub const ROOT_ID: &str = "prerender";
+
+/// The id of the `<template>` that holds the Chinese first view.
+pub const ZH_TEMPLATE_ID: &str = "prerender-zh";
+
+/// Whether the page has a prerendered first view (release builds; `trunk serve` has none).
+pub fn present() -> bool {
+    document().is_some_and(|d| d.get_element_by_id(ROOT_ID).is_some())
+}
+
+/// Removes the prerendered first view, now that the app has rendered its own; whether there was
+/// one.
+pub fn take_over() -> bool {
+    let Some(doc) = document() else { return false };
+    let mut removed = false;
+    for id in [ROOT_ID, ZH_TEMPLATE_ID] {
+        if let Some(el) = doc.get_element_by_id(id) {
+            el.remove();
+            removed = true;
+        }
+    }
+    removed
+}
+
+fn document() -> Option<web_sys::Document> {
+    // Natively (the build's prerender) there is no browser to ask.
+    if cfg!(target_arch = "wasm32") {
+        web_sys::window()?.document()
+    } else {
+        None
+    }
+}
+
+/// The keys of the saved choices the inline script reads before the app runs.
+pub use crate::prefs::{LANG_KEY, PRESENTATION_KEY};
