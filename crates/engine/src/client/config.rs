@@ -189,35 +189,19 @@ impl ConsumerConfig {
                 out.push(ConfigIssue::BadTopicName { topic: topic.clone() });
             }
         }
-        if consumer_protocol {
-            // `session.timeout.ms` and `heartbeat.interval.ms` are the coordinator's
-            // (`group.consumer.*`): the client's values are not used.
-            let positive = [
-                (ConfigField::MaxPollInterval, self.max_poll_interval_ms),
-                (ConfigField::Processing, self.processing_ms),
-                (ConfigField::MaxPollRecords, u64::from(self.max_poll_records)),
-            ];
-            for (field, value) in positive {
-                if value == 0 {
-                    out.push(ConfigIssue::NotPositive { field });
-                }
-            }
-            if self.processing_ms >= self.max_poll_interval_ms {
-                out.push(ConfigIssue::ProcessingNotBelowMaxPoll {
-                    processing_ms: self.processing_ms,
-                    max_poll_interval_ms: self.max_poll_interval_ms,
-                });
-            }
-            return out;
+        // Under the consumer protocol `session.timeout.ms` and `heartbeat.interval.ms` are the
+        // coordinator's (`group.consumer.*`): the client's values are not used, so not checked.
+        let mut positive = Vec::new();
+        if !consumer_protocol {
+            positive.push((ConfigField::SessionTimeout, self.session_timeout_ms));
+            positive.push((ConfigField::HeartbeatInterval, self.heartbeat_interval_ms));
         }
-        let positive = [
-            (ConfigField::SessionTimeout, self.session_timeout_ms),
-            (ConfigField::HeartbeatInterval, self.heartbeat_interval_ms),
+        positive.extend([
             (ConfigField::MaxPollInterval, self.max_poll_interval_ms),
             (ConfigField::Processing, self.processing_ms),
             (ConfigField::MaxPollRecords, u64::from(self.max_poll_records)),
-        ];
-        for (field, value) in positive {
+        ]);
+        for &(field, value) in &positive {
             if value == 0 {
                 out.push(ConfigIssue::NotPositive { field });
             }
@@ -230,17 +214,16 @@ impl ConsumerConfig {
         // The scenario format's limits (a Java `int`, as Kafka's), so that what the playground
         // accepts a share link can carry.
         let max_ms = crate::scenario::MAX_SETTING_MS;
-        let mut limits = vec![
-            (ConfigField::SessionTimeout, self.session_timeout_ms, max_ms),
-            (ConfigField::HeartbeatInterval, self.heartbeat_interval_ms, max_ms),
-            (ConfigField::MaxPollInterval, self.max_poll_interval_ms, max_ms),
-            (ConfigField::Processing, self.processing_ms, max_ms),
-            (
-                ConfigField::MaxPollRecords,
-                u64::from(self.max_poll_records),
-                u64::from(crate::scenario::MAX_POLL_RECORDS),
-            ),
-        ];
+        let mut limits: Vec<(ConfigField, u64, u64)> = positive
+            .iter()
+            .map(|&(field, value)| {
+                let max = match field {
+                    ConfigField::MaxPollRecords => u64::from(crate::scenario::MAX_POLL_RECORDS),
+                    _ => max_ms,
+                };
+                (field, value, max)
+            })
+            .collect();
         if let CommitMode::Auto { interval_ms } = self.commit {
             limits.push((ConfigField::AutoCommitInterval, interval_ms, max_ms));
         }
@@ -248,6 +231,15 @@ impl ConsumerConfig {
             if value > max {
                 out.push(ConfigIssue::AboveLimit { field, value, max });
             }
+        }
+        if consumer_protocol {
+            if self.processing_ms >= self.max_poll_interval_ms {
+                out.push(ConfigIssue::ProcessingNotBelowMaxPoll {
+                    processing_ms: self.processing_ms,
+                    max_poll_interval_ms: self.max_poll_interval_ms,
+                });
+            }
+            return out;
         }
         let (session_ms, heartbeat_ms) = (self.session_timeout_ms, self.heartbeat_interval_ms);
         if heartbeat_ms >= session_ms {
