@@ -133,7 +133,14 @@ impl Protocol {
                 spec.group_protocol = Some(GroupProtocol::Classic);
                 spec.assignors = Some(vec![Strategy::CooperativeSticky]);
             }
-            Self::Consumer => spec.group_protocol = Some(GroupProtocol::Consumer),
+            Self::Consumer => {
+                // The classic-only settings are refused under the consumer protocol (Kafka's
+                // client rejects them; the coordinator assigns and times sessions).
+                spec.group_protocol = Some(GroupProtocol::Consumer);
+                spec.assignors = None;
+                spec.session_timeout_ms = None;
+                spec.heartbeat_interval_ms = None;
+            }
         }
     }
 

@@ -60,20 +60,15 @@ fn owned_at(lane: &Lane, t: SimTime) -> Vec<String> {
 }
 
 #[test]
-fn the_consumer_protocol_variant_is_unavailable_with_the_engines_reason_until_its_client_lands() {
-    let s = CompareSession::new(base()).unwrap();
+fn every_variant_runs_the_consumer_protocol_included() {
+    let mut s = CompareSession::new(base()).unwrap();
+    for p in [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer] {
+        assert_eq!(s.variant(p).unwrap().status(), &VariantStatus::Running, "{p:?}");
+    }
+    s.run_to(SimTime(20_000));
     let v = s.variant(Protocol::Consumer).unwrap();
-    match v.status() {
-        VariantStatus::Unavailable { message } => {
-            assert!(message.contains("group_protocol"), "{message}");
-            assert!(message.contains("consumer"), "{message}");
-        }
-        // Once the consumer protocol's client is simulated, its variant runs.
-        VariantStatus::Running => assert!(v.session().is_some()),
-    }
-    for p in [Protocol::Eager, Protocol::Cooperative] {
-        assert_eq!(s.variant(p).unwrap().status(), &VariantStatus::Running);
-    }
+    let sim = v.session().unwrap().sim();
+    assert!(sim.consumers().iter().all(|c| c.consumer_protocol.is_some()));
 }
 
 #[test]
