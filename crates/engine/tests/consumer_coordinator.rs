@@ -78,20 +78,6 @@ fn parts(r: &ConsumerGroupHeartbeatResponse) -> Option<Vec<i32>> {
     })
 }
 
-fn describe(h: &mut Harness) -> ConsumerGroupDescribedGroup {
-    let t = h.send(
-        99,
-        Request::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
-            group_ids: vec![G.into()],
-            include_authorized_operations: false,
-        }),
-    );
-    match h.take(t) {
-        Some(Response::ConsumerGroupDescribe(mut r)) => r.groups.remove(0),
-        other => panic!("{other:?}"),
-    }
-}
-
 /// A simulated member that always acknowledges: it owns what its last response assigned.
 #[derive(Clone, Debug)]
 struct M {
@@ -127,7 +113,7 @@ impl M {
 /// Everyone heartbeats in turn until the group is Stable.
 fn converge(h: &mut Harness, ms: &mut [M]) {
     for _ in 0..10 {
-        if describe(h).group_state == "Stable" {
+        if h.describe_consumer_group().group_state == "Stable" {
             return;
         }
         for m in ms.iter_mut() {
@@ -135,7 +121,7 @@ fn converge(h: &mut Harness, ms: &mut [M]) {
             m.beat(h);
         }
     }
-    panic!("did not converge: {:?}", describe(h));
+    panic!("did not converge: {:?}", h.describe_consumer_group());
 }
 
 fn check(name: &str, h: &Harness) {
@@ -160,7 +146,7 @@ fn golden_three_members_join() {
     ms.push(M::join(&mut h, "c", 3));
     converge(&mut h, &mut ms);
     a = ms[0].clone();
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.group_epoch, g.assignment_epoch), (3, 3));
     let mut all: Vec<i32> = ms.iter().flat_map(|m| m.owned.clone()).collect();
     all.sort();
@@ -235,10 +221,10 @@ fn golden_crash_noticed_after_the_session_timeout() {
         .expect("b fenced")
         .at;
     assert_eq!(fenced, deadline);
-    assert_eq!(describe(&mut h).group_state, "Assigning");
+    assert_eq!(h.describe_consumer_group().group_state, "Assigning");
     a.beat(&mut h);
     assert_eq!(a.owned, vec![0, 1, 2, 3]);
-    assert_eq!(describe(&mut h).group_state, "Stable");
+    assert_eq!(h.describe_consumer_group().group_state, "Stable");
     check("consumer_crash_session_timeout", &h);
 }
 
@@ -290,7 +276,7 @@ fn golden_static_member_leaves_with_minus_two_and_rejoins() {
     let mut ms = vec![a.clone(), M::join(&mut h, "b", 2)];
     converge(&mut h, &mut ms);
     a = ms[0].clone();
-    let epoch = describe(&mut h).group_epoch;
+    let epoch = h.describe_consumer_group().group_epoch;
     let leave = ConsumerGroupHeartbeatRequest {
         instance_id: Some("i1".into()),
         ..beat_hb("a1", -2, &a.owned)
@@ -298,7 +284,7 @@ fn golden_static_member_leaves_with_minus_two_and_rejoins() {
     let r = hb(&mut h, 1, leave);
     assert_eq!((r.error_code, r.member_epoch), (ErrorCode::None, -2));
     assert_eq!(
-        describe(&mut h).group_epoch,
+        h.describe_consumer_group().group_epoch,
         epoch,
         "no bump on a temporary leave"
     );
@@ -308,7 +294,7 @@ fn golden_static_member_leaves_with_minus_two_and_rejoins() {
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
     assert_eq!(parts(&r), Some(a.owned.clone()), "the old assignment, in full");
     assert_eq!(r.member_epoch, epoch);
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(g.group_epoch, epoch, "no bump on a replacement");
     assert!(g.members.iter().any(|m| m.member_id == "a2") && !g.members.iter().any(|m| m.member_id == "a1"));
     check("consumer_static_leave_rejoin", &h);
@@ -321,7 +307,7 @@ fn golden_failover_during_reconciliation() {
     let b = M::join(&mut h, "b", 2);
     let r = hb(&mut h, 1, beat_hb("a", 1, &[0, 1, 2, 3]));
     assert_eq!(r.member_epoch, 1);
-    let before = describe(&mut h);
+    let before = h.describe_consumer_group();
     // The coordinator moves: the partition's log is replayed by a new one.
     let p = h.partition();
     h.advance(1_000);
@@ -335,7 +321,7 @@ fn golden_failover_during_reconciliation() {
     c2.load(h.now, p, log);
     h.coord = c2;
     h.pump();
-    let after = describe(&mut h);
+    let after = h.describe_consumer_group();
     assert_eq!(
         (
             after.group_epoch,
@@ -656,7 +642,7 @@ fn leaving_bumps_the_epoch_without_a_target_and_an_empty_group_turns_classic() {
     let a = M::join(&mut h, "a", 1);
     let r = hb(&mut h, 1, beat_hb("a", -1, &a.owned));
     assert_eq!((r.member_epoch, r.heartbeat_interval_ms), (-1, 0));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(
         (g.group_state.as_str(), g.group_epoch, g.assignment_epoch),
         ("Empty", 2, 1)
@@ -671,7 +657,7 @@ fn leaving_bumps_the_epoch_without_a_target_and_an_empty_group_turns_classic() {
             ..
         }
     )));
-    assert_eq!(describe(&mut h).error_code, ErrorCode::GroupIdNotFound);
+    assert_eq!(h.describe_consumer_group().error_code, ErrorCode::GroupIdNotFound);
 }
 
 #[test]
@@ -679,7 +665,7 @@ fn describe_reports_epochs_assignor_and_both_assignments() {
     let mut h = harness(4);
     let _a = M::join(&mut h, "a", 1);
     let _b = M::join(&mut h, "b", 2);
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(
         (g.group_state.as_str(), g.group_epoch, g.assignment_epoch),
         ("Reconciling", 2, 2)
@@ -759,7 +745,7 @@ proptest! {
                 }
                 Op::Wait(ms_) => h.advance(ms_),
             }
-            let g = describe(&mut h);
+            let g = h.describe_consumer_group();
             let mut seen = BTreeSet::new();
             for m in &g.members {
                 for t in &m.assignment.topic_partitions {

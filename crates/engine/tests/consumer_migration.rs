@@ -49,20 +49,6 @@ fn hb(h: &mut Harness, req: ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeart
     }
 }
 
-fn describe(h: &mut Harness) -> ConsumerGroupDescribedGroup {
-    let t = h.send(
-        99,
-        Request::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
-            group_ids: vec![G.into()],
-            include_authorized_operations: false,
-        }),
-    );
-    match h.take(t) {
-        Some(Response::ConsumerGroupDescribe(mut r)) => r.groups.remove(0),
-        other => panic!("{other:?}"),
-    }
-}
-
 /// A classic group of two members (generation 1, foo-0 and foo-1), then a consumer-protocol
 /// member `c` joins: the online upgrade.
 fn upgraded(policy: MigrationPolicy) -> (Harness, Vec<String>) {
@@ -97,7 +83,7 @@ fn the_first_consumer_protocol_join_upgrades_a_classic_group() {
     )));
     // fromClassicGroup: epochs = the generation (1), every member at it with its assignment; then
     // c's join bumps to 2 and computes the target.
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.group_epoch, g.assignment_epoch), (2, 2));
     assert_eq!(g.members.len(), 3);
     for id in &ids {
@@ -143,7 +129,8 @@ fn classic_members_heartbeat_rejoin_and_sync_in_a_consumer_group() {
     let t = h.sync(1, a, 2, vec![]);
     let s = h.sync_resp(t);
     assert_eq!(s.error_code, ErrorCode::None);
-    let target = describe(&mut h)
+    let target = h
+        .describe_consumer_group()
         .members
         .into_iter()
         .find(|m| m.member_id == *a)
@@ -216,7 +203,7 @@ fn a_new_classic_member_joins_a_consumer_group_under_bidirectional() {
     let t = h.join(5, join_req(&r.member_id).version(9).client("k"));
     let r = h.join_resp(t);
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(g.members.len(), 2);
     assert_eq!(
         g.group_epoch, 2,
@@ -228,7 +215,7 @@ fn a_new_classic_member_joins_a_consumer_group_under_bidirectional() {
 #[test]
 fn the_last_consumer_member_leaving_downgrades_the_group() {
     let (mut h, ids) = upgraded(MigrationPolicy::Bidirectional);
-    let epoch = describe(&mut h).group_epoch;
+    let epoch = h.describe_consumer_group().group_epoch;
     let mut leave = join_hb("c");
     leave.member_epoch = LEAVE_GROUP_MEMBER_EPOCH;
     leave.rebalance_timeout_ms = -1;
@@ -260,7 +247,7 @@ fn the_last_consumer_member_leaving_downgrades_the_group() {
     let mut want = ids.clone();
     want.sort();
     assert_eq!(members, want);
-    assert_eq!(describe(&mut h).error_code, ErrorCode::GroupIdNotFound);
+    assert_eq!(h.describe_consumer_group().error_code, ErrorCode::GroupIdNotFound);
     // The classic members rejoin the classic group and a new generation forms.
     let ta = h.join(1, join_req(&ids[0]));
     let tb = h.join(2, join_req(&ids[1]));
@@ -283,7 +270,7 @@ fn without_downgrade_in_the_policy_the_leaver_is_fenced_and_the_group_stays() {
             ..
         }
     )));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.members.len(), g.group_epoch), (2, 3));
 }
 
@@ -294,7 +281,7 @@ fn a_classic_leave_group_fences_a_classic_member_of_a_mixed_group() {
     assert_eq!(r.error_code, ErrorCode::None);
     assert_eq!(r.members[0].error_code, ErrorCode::None);
     assert_eq!(r.members[1].error_code, ErrorCode::UnknownMemberId);
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(g.members.len(), 2);
     assert!(!g.members.iter().any(|m| m.member_id == ids[0]));
 }
@@ -311,7 +298,7 @@ fn a_mixed_group_survives_a_failover_with_its_classic_members() {
     c2.set_topic_metadata(BTreeMap::from([("foo".to_string(), 3)]));
     c2.load(h.now, p, log);
     h.coord = c2;
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(g.members.len(), 3);
     let types: Vec<i8> = g.members.iter().map(|m| m.member_type).collect();
     assert_eq!(types.iter().filter(|t| **t == MEMBER_TYPE_CLASSIC).count(), 2);
@@ -407,9 +394,9 @@ fn a_classic_member_that_joins_but_does_not_sync_is_fenced_at_its_rebalance_time
 fn a_batch_leave_of_classic_members_bumps_the_group_epoch_once() {
     // consumerGroupFenceMembers: the tombstones of every member, then one epoch record.
     let (mut h, ids) = upgraded(MigrationPolicy::Upgrade);
-    let before = describe(&mut h).group_epoch;
+    let before = h.describe_consumer_group().group_epoch;
     let r = h.leave(1, &[(&ids[0], None), (&ids[1], None)]);
     assert!(r.members.iter().all(|m| m.error_code == ErrorCode::None));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.members.len(), g.group_epoch), (1, before + 1));
 }

@@ -90,20 +90,6 @@ fn assigned(r: &ConsumerGroupHeartbeatResponse, topic: &str) -> Vec<i32> {
         .unwrap_or_default()
 }
 
-fn describe(h: &mut Harness) -> ConsumerGroupDescribedGroup {
-    let t = h.send(
-        99,
-        Request::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
-            group_ids: vec![G.into()],
-            include_authorized_operations: false,
-        }),
-    );
-    match h.take(t) {
-        Some(Response::ConsumerGroupDescribe(mut r)) => r.groups.remove(0),
-        other => panic!("{other:?}"),
-    }
-}
-
 fn member_of<'a>(g: &'a ConsumerGroupDescribedGroup, id: &str) -> &'a ConsumerGroupDescribedMember {
     g.members
         .iter()
@@ -127,7 +113,7 @@ fn v8_from_4_3_a_new_group_starts_at_epoch_1_so_the_first_target_is_epoch_2() {
         assert_eq!(r.error_code, ErrorCode::None, "{version}: {r:?}");
         assert_eq!(r.member_epoch, epoch, "{version}");
         assert_eq!(assigned(&r, T), vec![0, 1], "{version}");
-        let g = describe(&mut h);
+        let g = h.describe_consumer_group();
         assert_eq!((g.group_epoch, g.assignment_epoch), (epoch, epoch), "{version}");
         assert_eq!(g.group_state, "Stable", "{version}");
     }
@@ -149,7 +135,7 @@ fn v3_up_to_4_1_a_new_group_bumps_even_for_an_empty_subscription() {
         let r = hb(&mut h, join_hb("a", &[]));
         assert_eq!(r.error_code, ErrorCode::None, "{version}: {r:?}");
         assert_eq!(r.member_epoch, epoch, "{version}");
-        assert_eq!(describe(&mut h).group_epoch, epoch, "{version}");
+        assert_eq!(h.describe_consumer_group().group_epoch, epoch, "{version}");
     }
 }
 
@@ -260,7 +246,7 @@ fn v6_with_batching_a_dropped_topic_is_revoked_while_the_target_waits() {
     assert_eq!(r.member_epoch, 2, "the target of epoch 3 is not computed yet");
     assert_eq!(assigned(&r, T), vec![0, 1]);
     assert!(assigned(&r, "u").is_empty(), "u is to be revoked: {r:?}");
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.group_epoch, g.assignment_epoch), (3, 2));
     assert_eq!(g.group_state, "Assigning");
 }
@@ -278,7 +264,7 @@ fn v9_from_4_3_targets_are_batched_by_the_assignment_interval() {
     let b = hb(&mut h, join_hb("b", &[T]));
     // "newcomers first get the *old* target epoch", with nothing in it for them.
     assert_eq!((b.member_epoch, assigned(&b, T)), (2, vec![]));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(
         (g.group_epoch, g.assignment_epoch, g.group_state.as_str()),
         (3, 2, "Assigning")
@@ -287,11 +273,11 @@ fn v9_from_4_3_targets_are_batched_by_the_assignment_interval() {
     h.advance(499);
     let r = hb(&mut h, beat_hb("a", 2, &[(T, &[0, 1])]));
     assert_eq!(r.member_epoch, 2);
-    assert_eq!(describe(&mut h).assignment_epoch, 2);
+    assert_eq!(h.describe_consumer_group().assignment_epoch, 2);
     // At 1000 ms the interval has passed: this heartbeat computes the target of epoch 3.
     h.advance(1);
     let r = hb(&mut h, beat_hb("a", 2, &[(T, &[0, 1])]));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!((g.group_epoch, g.assignment_epoch), (3, 3));
     assert_eq!(g.group_state, "Reconciling");
     assert_eq!(r.member_epoch, 2, "a revokes one partition at its epoch first");
@@ -316,7 +302,7 @@ fn v9_before_4_3_and_with_interval_0_targets_are_computed_at_once() {
         hb(&mut h, join_hb("a", &[T]));
         h.advance(10);
         hb(&mut h, join_hb("b", &[T]));
-        let g = describe(&mut h);
+        let g = h.describe_consumer_group();
         assert_eq!(g.group_epoch, g.assignment_epoch, "{version}");
         assert_eq!(g.group_state, "Reconciling", "{version}");
     }
@@ -344,7 +330,7 @@ fn v9_the_assignment_timestamp_is_persisted_and_read_back_on_failover() {
     h.coord = c2;
     h.advance(500);
     hb(&mut h, join_hb("b", &[T]));
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(
         (g.group_epoch, g.assignment_epoch),
         (3, 2),
@@ -394,13 +380,13 @@ fn v12_from_4_4_a_change_of_the_preferred_assignor_bumps_the_group_epoch() {
     for (version, bumped) in [(KafkaRelease::V4_3, false), (KafkaRelease::V4_4, true)] {
         let mut h = harness(version, 2);
         let r = hb(&mut h, join_hb("a", &[T]));
-        let before = describe(&mut h).group_epoch;
+        let before = h.describe_consumer_group().group_epoch;
         h.advance(5_000);
         let mut req = beat_hb("a", r.member_epoch, &[(T, &[0, 1])]);
         req.server_assignor = Some("range".into());
         let r = hb(&mut h, req);
         assert_eq!(r.error_code, ErrorCode::None, "{version}: {r:?}");
-        let g = describe(&mut h);
+        let g = h.describe_consumer_group();
         assert_eq!(g.group_epoch, before + i32::from(bumped), "{version}");
         if bumped {
             assert_eq!(
@@ -448,7 +434,7 @@ fn a_scripted_assignor_gives_each_target_in_turn_then_the_configured_one_runs() 
     let b = hb(&mut h, join_hb("b", &[T]));
     assert_eq!(b.member_epoch, 2);
     assert_eq!(assigned(&b, T), vec![3], "t-2 is still a's");
-    let g = describe(&mut h);
+    let g = h.describe_consumer_group();
     assert_eq!(
         member_of(&g, "b").target_assignment.topic_partitions[0].partitions,
         vec![2, 3]

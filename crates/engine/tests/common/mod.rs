@@ -48,6 +48,21 @@ pub fn config() -> CoordinatorConfig {
 }
 
 impl Harness {
+    /// `G` as ConsumerGroupDescribe (API 69) answers it.
+    pub fn describe_consumer_group(&mut self) -> ConsumerGroupDescribedGroup {
+        let t = self.send(
+            99,
+            Request::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
+                group_ids: vec![G.into()],
+                include_authorized_operations: false,
+            }),
+        );
+        match self.take(t) {
+            Some(Response::ConsumerGroupDescribe(mut r)) => r.groups.remove(0),
+            other => panic!("not a ConsumerGroupDescribe response: {other:?}"),
+        }
+    }
+
     /// A coordinator leading `G`'s partition, with Kafka's default configuration.
     pub fn new() -> Self {
         Self::with_config(config())
