@@ -10,9 +10,8 @@ use std::path::PathBuf;
 
 use common::golden::check_golden;
 use common::sim::{repo_root, run_to_end};
-use rebalance_engine::console::{self, KafkaVersion};
-use rebalance_engine::lesson::{check_console, Lesson, ResolvedStep};
-use rebalance_engine::{Scenario, Session, Simulation};
+use rebalance_engine::lesson::Lesson;
+use rebalance_engine::Scenario;
 
 fn lessons_dir() -> PathBuf {
     repo_root().join("lessons")
@@ -31,6 +30,10 @@ fn lesson_names() -> Vec<String> {
     names
 }
 
+#[path = "common/lesson_text.rs"]
+mod lesson_text;
+use lesson_text::golden_text;
+
 fn load(name: &str) -> (Lesson, Scenario) {
     let dir = lessons_dir();
     let text = std::fs::read_to_string(dir.join(format!("{name}.lesson.json"))).unwrap();
@@ -40,37 +43,6 @@ fn load(name: &str) -> (Lesson, Scenario) {
     let text = std::fs::read_to_string(dir.join(&lesson.scenario)).unwrap();
     let scenario = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", lesson.scenario));
     (lesson, scenario)
-}
-
-fn golden_text(scenario: &Scenario, sim: &Simulation, lesson: &Lesson, steps: &[ResolvedStep]) -> String {
-    let mut out = sim.trace_text(false);
-    out.push_str("## lesson steps\n");
-    for s in steps {
-        out.push_str(&format!("## {} {} {}\n", s.at, s.id, s.line));
-        // A step's console command, answered on the world as the step shows it.
-        if let Some(line) = &lesson.steps[s.index].console {
-            let words = check_console(line).unwrap();
-            let mut session = Session::new(scenario.clone()).unwrap();
-            session.run_to_event(s.seq);
-            let answer = console::run(&mut session, &words, KafkaVersion::NEWEST);
-            out.push_str(&format!("##   $ {line}\n"));
-            for l in answer.stdout.lines() {
-                out.push_str(&format!("##   | {l}\n"));
-            }
-            for l in answer.stderr.lines() {
-                out.push_str(&format!("##   ! {l}\n"));
-            }
-            out.push_str(&format!("##   exit {}\n", answer.exit_code));
-        }
-        if let Some(r) = &s.reveal {
-            let p = lesson.steps[s.index].predict.as_ref().unwrap();
-            out.push_str(&format!(
-                "##   answer {} = choice {} ({})\n",
-                r.value, r.correct, p.choices[r.correct].label.en
-            ));
-        }
-    }
-    out
 }
 
 #[test]

@@ -191,21 +191,13 @@ fn every_story_golden_is_reproduced() {
     }
 }
 
-/// The golden text of lesson_presets.rs: the trace, then the resolved steps and answers.
+#[path = "common/lesson_text.rs"]
+mod lesson_text;
+
+/// The golden text of lesson_presets.rs.
 fn lesson_text(sim: &Simulation, lesson: &Lesson, scenario: &Scenario) -> String {
-    let mut out = sim.trace_text(false);
-    out.push_str("## lesson steps\n");
-    for s in lesson.resolve(scenario).expect("the lesson resolves") {
-        out.push_str(&format!("## {} {} {}\n", s.at, s.id, s.line));
-        if let Some(r) = &s.reveal {
-            let p = lesson.steps[s.index].predict.as_ref().expect("a question");
-            out.push_str(&format!(
-                "##   answer {} = choice {} ({})\n",
-                r.value, r.correct, p.choices[r.correct].label.en
-            ));
-        }
-    }
-    out
+    let steps = lesson.resolve(scenario).expect("the lesson resolves");
+    lesson_text::golden_text(scenario, sim, lesson, &steps)
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

@@ -14,15 +14,14 @@ use crate::protocol::{Api, ErrorCode, NodeId, Request, Response};
 use crate::time::SimTime;
 use crate::topic::Subscription;
 
-/// One entry of the log.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// One entry of the log: `{"seq":..,"at":..,"source":..,<the source's fields>,"event":..}`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimEvent {
     /// Position in the log, from 1.
     pub seq: u64,
     /// When it happened.
     pub at: SimTime,
     /// What happened, and where.
-    #[serde(flatten)]
     pub kind: SimEventKind,
 }
 
@@ -56,6 +55,81 @@ impl Serialize for SimEvent {
             }
         }
         s.end()
+    }
+}
+
+/// Read back field by field, in the order [`Serialize`] writes them (`source` before `event`, so
+/// that the event's type is known when it is read). Serde's `flatten` would buffer the fields
+/// instead, and a buffered map cannot read integer keys (a record's per-partition epochs) back.
+impl<'de> Deserialize<'de> for SimEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(SimEventVisitor)
+    }
+}
+
+struct SimEventVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SimEventVisitor {
+    type Value = SimEvent;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a log event: seq, at, source, the source's fields, then event")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<SimEvent, A::Error> {
+        use serde::de::Error;
+        let (mut seq, mut at, mut source) = (None, None, None::<String>);
+        let (mut node, mut consumer) = (None, None);
+        let mut kind = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "seq" => seq = Some(map.next_value()?),
+                "at" => at = Some(map.next_value()?),
+                "source" => source = Some(map.next_value()?),
+                "node" => node = Some(map.next_value()?),
+                "consumer" => consumer = Some(map.next_value()?),
+                "event" => {
+                    let source = source
+                        .as_deref()
+                        .ok_or_else(|| A::Error::missing_field("source"))?;
+                    kind = Some(match source {
+                        "coordinator" => SimEventKind::Coordinator {
+                            node: node.take().ok_or_else(|| A::Error::missing_field("node"))?,
+                            event: map.next_value()?,
+                        },
+                        "client" => SimEventKind::Client {
+                            consumer: consumer
+                                .take()
+                                .ok_or_else(|| A::Error::missing_field("consumer"))?,
+                            event: map.next_value()?,
+                        },
+                        "network" => SimEventKind::Network {
+                            event: map.next_value()?,
+                        },
+                        "world" => SimEventKind::World {
+                            event: map.next_value()?,
+                        },
+                        other => {
+                            return Err(A::Error::unknown_variant(
+                                other,
+                                &["coordinator", "client", "network", "world"],
+                            ))
+                        }
+                    });
+                }
+                other => {
+                    return Err(A::Error::unknown_field(
+                        other,
+                        &["seq", "at", "source", "node", "consumer", "event"],
+                    ))
+                }
+            }
+        }
+        Ok(SimEvent {
+            seq: seq.ok_or_else(|| A::Error::missing_field("seq"))?,
+            at: at.ok_or_else(|| A::Error::missing_field("at"))?,
+            kind: kind.ok_or_else(|| A::Error::missing_field("event"))?,
+        })
     }
 }
 
