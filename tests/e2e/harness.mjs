@@ -64,8 +64,10 @@ export async function launchBrowser() {
  * Opens a page that records every console error and uncaught exception into `errors`, and waits
  * until the app has taken over the prerendered first view (whose controls do nothing yet).
  */
-export async function openPage(browser, url, { locale = 'en-US', viewport, hasTouch = false } = {}) {
-  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 }, hasTouch });
+// `serviceWorkers: 'block'` for a test that routes requests: what the service worker (static/sw.js)
+// serves from its cache never reaches Playwright's routes.
+export async function openPage(browser, url, { locale = 'en-US', viewport, hasTouch = false, serviceWorkers = 'allow' } = {}) {
+  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 }, hasTouch, serviceWorkers });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (msg) => {

@@ -52,7 +52,8 @@ test('a preset lesson: predict before the reveal, then step forward and back thr
 });
 
 test('a lesson whose files cannot be downloaded shows why, and the session stays as it was', async () => {
-  const { context, page, errors } = await openPage(browser, server.url);
+  // Without the service worker, which would serve the lesson from its cache.
+  const { context, page, errors } = await openPage(browser, server.url, { serviceWorkers: 'block' });
   // The lesson files are fetched on opening: make one of them fail.
   await page.route('**/lessons/04-crash.lesson.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.getByRole('button', { name: 'Add consumer' }).click();
