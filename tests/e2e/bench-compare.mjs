@@ -10,26 +10,14 @@
 //    (default 100) seeks of the timeline slider to fixed pseudo-random times, each timed from the
 //    input event to the next painted frame. Target: median and worst ≤ 50 ms.
 import { readFile } from 'node:fs/promises';
-import { launchBrowser, serveDist, DIST } from './harness.mjs';
+import { launchBrowser, serveDist, DIST, median, seededTimes } from './harness.mjs';
 
 const CONSUMERS = Number(process.env.CONSUMERS ?? 30);
 const FRAMES_MS = Number(process.env.FRAMES_MS ?? 20_000);
 const MINUTES = Number(process.env.MINUTES ?? 30);
 const SEEKS = Number(process.env.SEEKS ?? 100);
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
-function* times(end, n) {
-  let x = 20261201;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    yield Math.floor((x / 2 ** 32) * end);
-  }
-}
 
 const server = await serveDist();
 const browser = await launchBrowser();
@@ -96,7 +84,7 @@ try {
   const slider = page.getByRole('slider', { name: 'Timeline' });
   const frame = [];
   const wrong = [];
-  for (const t of times(end, SEEKS)) {
+  for (const t of seededTimes(end, SEEKS)) {
     const r = await slider.evaluate(
       (el, t) =>
         new Promise((ok) => {

@@ -16,27 +16,14 @@
 // Environment: SEEKS (default 100), MINUTES (default 30), CONSUMERS (default 20); SEQUENCE=1 opens
 // the sequence diagram first (it then redraws on every seek too).
 import { readFile } from 'node:fs/promises';
-import { launchBrowser, serveDist, DIST } from './harness.mjs';
+import { launchBrowser, serveDist, DIST, median, seededTimes } from './harness.mjs';
 
 const SEEKS = Number(process.env.SEEKS ?? 100);
 const MINUTES = Number(process.env.MINUTES ?? 30);
 const CONSUMERS = Number(process.env.CONSUMERS ?? 20);
 const SEQUENCE = process.env.SEQUENCE === '1';
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
-/** The same pseudo-random times on every run: a 32-bit LCG. */
-function* times(end, n) {
-  let x = 20261201;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    yield Math.floor((x / 2 ** 32) * end);
-  }
-}
 
 const server = await serveDist();
 const browser = await launchBrowser();
@@ -85,7 +72,7 @@ try {
   const dom = [];
   const frame = [];
   const wrong = [];
-  for (const t of times(end, SEEKS)) {
+  for (const t of seededTimes(end, SEEKS)) {
     const r = await slider.evaluate(
       (el, t) =>
         new Promise((ok) => {

@@ -15,13 +15,8 @@
 // briefly to check that it still runs and reports.
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, serveDist, DIST } from './harness.mjs';
+import { launchBrowser, serveDist, DIST, median } from './harness.mjs';
 
-export function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 /**
  * Runs the measurement on a fresh page of `browser` at `url`; resolves to the frame intervals and

@@ -3,8 +3,8 @@
 // the benchmark itself, on a quiet machine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { server, browser, useServerAndBrowser } from './harness.mjs';
-import { sequenceFrames, median } from './bench-sequence.mjs';
+import { server, browser, useServerAndBrowser, median } from './harness.mjs';
+import { sequenceFrames } from './bench-sequence.mjs';
 
 useServerAndBrowser();
 

@@ -16,16 +16,11 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { ROOT, DIST, launchBrowser, serveDist, tookOver } from './harness.mjs';
+import { ROOT, DIST, launchBrowser, serveDist, tookOver, median } from './harness.mjs';
 
 const LOADS = Number(process.env.LOADS ?? 10);
 const FRAMES_MS = Number(process.env.FRAMES_MS ?? 20_000);
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 /**
  * What a first visit fetches before the page is interactive, gzip -9: the wasm, the JavaScript and

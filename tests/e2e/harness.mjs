@@ -191,3 +191,19 @@ export async function shownSession(page) {
     log: await page.locator('.log-line').evaluateAll((els) => els.slice(0, 12).map((e) => e.textContent)),
   };
 }
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** `n` times in [0, end): the same pseudo-random ones on every run (a 32-bit LCG). */
+export function* seededTimes(end, n) {
+  let x = 20261201;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    yield Math.floor((x / 2 ** 32) * end);
+  }
+}
