@@ -51,6 +51,24 @@ fn classic_member<'a>(
     Ok(m)
 }
 
+/// Kafka: `ConsumerGroup.supportsClassicProtocols` for the embedded consumer protocol: an empty
+/// group takes any non-empty protocol list; otherwise one of the request's protocol names must be
+/// supported by every classic-protocol member (trivially true when there is none).
+fn supports_classic_protocols(cg: &ConsumerGroup, req: &JoinGroupRequest) -> bool {
+    if req.protocols.is_empty() {
+        return false;
+    }
+    if cg.members.is_empty() {
+        return true;
+    }
+    req.protocols.iter().any(|p| {
+        cg.members
+            .values()
+            .filter_map(|m| m.classic.as_ref())
+            .all(|c| c.supported_protocols.iter().any(|q| q.name == p.name))
+    })
+}
+
 /// A classic JoinGroup's `owned_partitions` (its first protocol's metadata; they all carry the
 /// same subscription).
 fn owned_from(req: &JoinGroupRequest) -> Partitions {
@@ -117,14 +135,18 @@ impl Coordinator {
         if cg.members.len() >= cfg.group_consumer_max_size && !cg.members.contains_key(&member_id) {
             return err(ErrorCode::GroupMaxSizeReached);
         }
-        // throwIfClassicProtocolIsNotSupported.
-        if req.protocol_type != "consumer" || req.protocols.is_empty() {
+        // throwIfClassicProtocolIsNotSupported (`ConsumerGroup.supportsClassicProtocols`): the
+        // embedded consumer protocol, and one protocol (assignor) name every classic member
+        // supports. The name is only checked: the server assignor assigns, a custom assignor's
+        // user data is dropped (SyncGroup returns none).
+        if req.protocol_type != "consumer" || !supports_classic_protocols(cg, req) {
             return err(ErrorCode::InconsistentGroupProtocol);
         }
         if unknown && req.group_instance_id.is_none() && req.api_version >= 4 {
             return JoinGroupResponse::error(ErrorCode::MemberIdRequired, member_id);
         }
         // The member: existing (same id, or the static member of its instance id) or new.
+        let mut downgrade = false;
         let existing = match &req.group_instance_id {
             None => cg.members.get(&member_id).cloned(),
             Some(i) => match cg.static_members.get(i).cloned() {
@@ -132,9 +154,18 @@ impl Coordinator {
                     return err(ErrorCode::FencedInstanceId);
                 }
                 Some(old) => {
-                    // A new instance of a static member (unknown id): it takes the old member's place.
+                    // A new instance of a static member (unknown id): it takes the old member's place,
+                    // whatever protocol the old one used and whatever its epoch (Kafka:
+                    // `getOrMaybeSubscribeStaticConsumerGroupMember`; the -2 rule binds only two
+                    // consumer-protocol members). If the old one was the group's last
+                    // consumer-protocol member, the group downgrades below
+                    // (`validateOnlineDowngradeWithReplacedMember`, reference §10).
                     let m = cg.members[&old].clone();
                     if old != member_id {
+                        downgrade = m.classic.is_none()
+                            && cg.all_classic_except(&[old.as_str()])
+                            && cfg.group_consumer_migration_policy.allows_downgrade()
+                            && cg.members.len() <= cfg.group_max_size;
                         let _ = cg.take(&old);
                         super::consumer_heartbeat::tombstones(&mut self.io, &gid, partition, &old);
                         cancel_member_timers(&mut self.io, &gid, &old);
@@ -190,6 +221,15 @@ impl Coordinator {
         let old_metadata = (!is_new).then(|| member.metadata_value());
         let old_topics = member.subscribed_topics(topics);
         let sub = req.protocols[0].metadata.topics.clone();
+        let subscription_changed = {
+            let mut before: Vec<&String> = member.subscribed_topic_names.iter().collect();
+            let mut after: Vec<&String> = sub.iter().collect();
+            before.sort();
+            before.dedup();
+            after.sort();
+            after.dedup();
+            before != after
+        };
         member.instance_id = req.group_instance_id.clone();
         member.rebalance_timeout_ms = req.rebalance_timeout_ms;
         member.server_assignor = None;
@@ -243,14 +283,17 @@ impl Coordinator {
             Some(&owned),
         );
         let m = &cg.members[&member_id];
-        // The join is answered: its join timeout goes, its session and sync timeouts start.
+        // The join is answered: its join timeout goes, its session and sync timeouts start (unless
+        // the group downgrades: the classic group's heartbeats take over).
         self.io.cancel(classic_join_key(&gid, &member_id));
-        schedule_member_session(&mut self.io, &gid, m);
-        self.io.schedule(
-            classic_sync_key(&gid, &member_id),
-            req.rebalance_timeout_ms.max(0) as u64,
-            TimerKind::ConsumerClassicSyncTimeout,
-        );
+        if !downgrade {
+            schedule_member_session(&mut self.io, &gid, m);
+            self.io.schedule(
+                classic_sync_key(&gid, &member_id),
+                req.rebalance_timeout_ms.max(0) as u64,
+                TimerKind::ConsumerClassicSyncTimeout,
+            );
+        }
         let resp = JoinGroupResponse {
             error_code: ErrorCode::None,
             generation_id: m.current.member_epoch,
@@ -262,6 +305,13 @@ impl Coordinator {
             members: Vec::new(),
         };
         state_event(cg, &mut self.io, &gid, before);
+        if downgrade {
+            // Kafka 4.x (`convertToClassicGroup` with a joining member): Stable at generation = the
+            // group epoch, each member with its target; a rebalance only if the newcomer's
+            // subscription differs from the member it replaced.
+            let rebalance = subscription_changed.then(|| member_id.clone());
+            self.convert_to_classic_group(&gid, &[], None, rebalance);
+        }
         resp
     }
 

@@ -142,7 +142,7 @@ enum Who {
     New(String),
     /// An existing member.
     Existing(String),
-    /// A static member's new id replacing the old id (which left with -2).
+    /// A static member's new id replacing the old id (which left with -2, or is a classic member).
     Replace { old: String, new: String },
 }
 
@@ -209,6 +209,13 @@ impl Coordinator {
                 }
                 if let Err(r) = validate(req) {
                     return err(r);
+                }
+                // `ConsumerGroup.fromClassicGroup` throws when an assignment carries user data (a
+                // custom assignor's, which the server assignors would lose); `convertToConsumerGroup`
+                // has already answered the parked JoinGroups and SyncGroups by then.
+                if let Some(msg) = self.custom_assignor_refusal(gid) {
+                    self.answer_parked_rebalance_in_progress(gid);
+                    return err((ErrorCode::GroupIdNotFound, msg));
                 }
                 self.convert_to_consumer_group(gid);
             }
@@ -280,7 +287,9 @@ impl Coordinator {
                             return err(r);
                         }
                         Who::Existing(member_id.clone())
-                    } else if m.current.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+                    } else if m.current.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && m.classic.is_none() {
+                        // Only two consumer-protocol members are bound by the -2 rule: a classic
+                        // member is replaced whatever its epoch (reference §8.6, GMM L3031).
                         return err((
                             ErrorCode::UnreleasedInstanceId,
                             format!(

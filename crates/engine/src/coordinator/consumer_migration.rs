@@ -52,6 +52,46 @@ impl Coordinator {
         }
     }
 
+    /// Kafka 4.x: `ConsumerGroup.fromClassicGroup` refuses a classic group whose members'
+    /// assignments carry user data ("userData from a custom assignor would be lost"), which
+    /// `convertToConsumerGroup` turns into `GROUP_ID_NOT_FOUND` with this message.
+    pub(crate) fn custom_assignor_refusal(&self, group_id: &str) -> Option<String> {
+        let g = self.groups.get(group_id)?;
+        g.members
+            .values()
+            .any(|m| !m.assignment.user_data.is_empty())
+            .then(|| {
+                format!(
+                    "Cannot upgrade classic group {group_id} to consumer group because an unsupported custom \
+                     assignor is in use. Please refer to the documentation or switch to a default assignor \
+                     before re-attempting the upgrade."
+                )
+            })
+    }
+
+    /// The first step of `convertToConsumerGroup` (`completeAllJoinFutures`,
+    /// `completeAllSyncFutures`): every parked JoinGroup and SyncGroup of the classic group is
+    /// answered `REBALANCE_IN_PROGRESS`. It happens even when the conversion then fails (a custom
+    /// assignor's user data): the group stays classic and its members rejoin it.
+    pub(crate) fn answer_parked_rebalance_in_progress(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get_mut(group_id) else {
+            return;
+        };
+        let io = &mut self.io;
+        for member_id in g.member_ids_in_join_order() {
+            if let Some(p) = g.take_join(&member_id) {
+                let resp = JoinGroupResponse::error(ErrorCode::RebalanceInProgress, member_id.clone());
+                io.respond(p, Response::JoinGroup(resp));
+            }
+            if let Some(p) = g.members.get_mut(&member_id).and_then(|m| m.awaiting_sync.take()) {
+                io.respond(
+                    p,
+                    Response::SyncGroup(SyncGroupResponse::error(ErrorCode::RebalanceInProgress)),
+                );
+            }
+        }
+    }
+
     /// Kafka: `convertToConsumerGroup`. Parked JoinGroups and SyncGroups get
     /// `REBALANCE_IN_PROGRESS` (the members rejoin the consumer group); the classic group is
     /// tombstoned and the consumer group's records written; each member's session timer uses its
@@ -227,7 +267,7 @@ impl Coordinator {
         }
         if self.downgrade_allowed(group_id, &ids) {
             let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
-            self.convert_to_classic_group(group_id, &ids, reason);
+            self.convert_to_classic_group(group_id, &ids, Some(reason), None);
             return;
         }
         let Some(cg) = self
@@ -254,10 +294,18 @@ impl Coordinator {
             && remaining <= self.io.config.group_max_size
     }
 
-    /// Kafka: `convertToClassicGroup` for leaving members: the consumer group's records are
-    /// tombstoned, the classic group's written (Stable at generation = group epoch, each member
-    /// with its target as assignment), the members' heartbeats rescheduled, and a rebalance starts.
-    fn convert_to_classic_group(&mut self, group_id: &str, leaving: &[String], reason: ConsumerFenceReason) {
+    /// Kafka: `convertToClassicGroup`: the consumer group's records are tombstoned, the classic
+    /// group's written (Stable at generation = group epoch, each member with its target as
+    /// assignment) and the members' heartbeats rescheduled. For leaving members (`reason` set) a
+    /// rebalance starts; for a static member replaced by a classic one (the newcomer is already in
+    /// the group, `leaving` empty) only if `replaced_with_new_subscription` names the newcomer.
+    pub(crate) fn convert_to_classic_group(
+        &mut self,
+        group_id: &str,
+        leaving: &[String],
+        reason: Option<ConsumerFenceReason>,
+        replaced_with_new_subscription: Option<String>,
+    ) {
         let partition = self.partition_for(group_id);
         let now = self.io.now;
         let Some(g) = self.groups.get_mut(group_id) else {
@@ -265,12 +313,14 @@ impl Coordinator {
         };
         let Some(cg) = g.consumer.take() else { return };
         let io = &mut self.io;
-        for id in leaving {
-            io.emit(EventKind::ConsumerMemberFenced {
-                group_id: group_id.to_owned(),
-                member_id: id.clone(),
-                reason,
-            });
+        if let Some(reason) = reason {
+            for id in leaving {
+                io.emit(EventKind::ConsumerMemberFenced {
+                    group_id: group_id.to_owned(),
+                    member_id: id.clone(),
+                    reason,
+                });
+            }
         }
         // ConsumerGroup.createGroupTombstoneRecords: every member's records, then the group's.
         for id in cg.members.keys() {
@@ -336,6 +386,12 @@ impl Coordinator {
         for id in g.member_ids_in_join_order() {
             heartbeat::reschedule(g, io, &id);
         }
-        join::prepare_rebalance(g, io, Reason::Downgraded);
+        if reason.is_some() {
+            join::prepare_rebalance(g, io, Reason::Downgraded);
+        } else if let Some(member_id) = replaced_with_new_subscription {
+            // "Downgrade group %s from consumer to classic for static member replacement with
+            // different subscription."
+            join::prepare_rebalance(g, io, Reason::StaticMemberReplaced { member_id });
+        }
     }
 }
