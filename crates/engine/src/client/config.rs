@@ -81,6 +81,9 @@ pub struct ConsumerConfig {
     /// for (`uniform` or `range`); unset, the coordinator uses its default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_assignor: Option<String>,
+    /// `client.rack` (consumer protocol only): sent as `RackId` when the member joins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_rack: Option<String>,
     /// `partition.assignment.strategy`, in order of preference. The rebalance protocol follows
     /// from it (see [`ConsumerConfig::protocol`]).
     pub assignors: Vec<Strategy>,
@@ -124,6 +127,7 @@ impl ConsumerConfig {
             group_instance_id: None,
             group_protocol: GroupProtocol::Classic,
             server_assignor: None,
+            client_rack: None,
             assignors: vec![Strategy::Range, Strategy::CooperativeSticky],
             subscription,
             session_timeout_ms: 45_000,

@@ -260,6 +260,11 @@ pub struct ConsumerSpec {
     /// coordinator's default (the first of `group.consumer.assignors`, `uniform`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_assignor: Option<String>,
+    /// `client.rack` (consumer protocol only): the rack the member reports in its joining
+    /// `ConsumerGroupHeartbeat` (`RackId`); the coordinator stores it and ConsumerGroupDescribe
+    /// shows it. Kafka 4.x's server assignors do not use it (see docs/scenario-format.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack_id: Option<String>,
     /// `partition.assignment.strategy`, preferred first (default `["range", "cooperative-sticky"]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignors: Option<Vec<Strategy>>,
@@ -741,6 +746,9 @@ impl Scenario {
         pick!(group_protocol);
         if let Some(a) = spec.server_assignor.clone().or_else(|| d.server_assignor.clone()) {
             c.server_assignor = Some(a);
+        }
+        if let Some(r) = spec.rack_id.clone().or_else(|| d.rack_id.clone()) {
+            c.client_rack = Some(r);
         }
         pick!(assignors);
         pick!(session_timeout_ms);
@@ -1233,6 +1241,16 @@ impl Scenario {
                     ));
                 }
             }
+            if let Some(r) = &cfg.client_rack {
+                if r.is_empty() {
+                    // Kafka refuses `RackId: ""` (INVALID_REQUEST "RackId can't be empty.").
+                    ps.push(problem(
+                        blame("rack_id", c.rack_id.is_some()),
+                        "rack_id \"\" is empty: a rack id must have at least 1 character (omit it for no rack; \
+                         Kafka refuses an empty RackId with INVALID_REQUEST)",
+                    ));
+                }
+            }
             if let Some(a) = &cfg.server_assignor {
                 if let Err(issue) = crate::client::check_name(a) {
                     ps.push(problem(
@@ -1242,6 +1260,13 @@ impl Scenario {
                 }
             }
         } else {
+            if cfg.client_rack.is_some() {
+                ps.push(problem(
+                    blame("rack_id", c.rack_id.is_some()),
+                    "rack_id is modelled for group_protocol \"consumer\" only (the classic client's rack, in its \
+                     JoinGroup subscription, is not simulated); set group_protocol to \"consumer\" or omit rack_id",
+                ));
+            }
             if cfg.server_assignor.is_some() {
                 ps.push(problem(
                     blame("server_assignor", c.server_assignor.is_some()),
@@ -1603,6 +1628,7 @@ impl Scenario {
             ("client_id", &c.client_id),
             ("group_instance_id", &c.group_instance_id),
             ("server_assignor", &c.server_assignor),
+            ("rack_id", &c.rack_id),
         ] {
             if let Some(v) = v {
                 name_at_most(ps, field(f), v, MAX_NAME_CHARS);

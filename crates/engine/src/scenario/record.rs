@@ -23,6 +23,7 @@ impl ConsumerSpec {
             // Left out for the default, so that a classic session writes the file it always wrote.
             group_protocol: (c.group_protocol != GroupProtocol::Classic).then_some(c.group_protocol),
             server_assignor: c.server_assignor.clone(),
+            rack_id: c.client_rack.clone(),
             assignors: classic.then(|| c.assignors.clone()),
             subscription: Some(c.subscription.clone()),
             session_timeout_ms: classic.then_some(c.session_timeout_ms),

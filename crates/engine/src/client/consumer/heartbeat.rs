@@ -154,7 +154,7 @@ impl Consumer {
             member_id: self.member_id.clone(),
             member_epoch: m.epoch,
             instance_id: self.cfg.group_instance_id.clone(),
-            // No rack is configured in the simulation; Kafka sends one only when joining.
+            // `client.rack`: Kafka sends it only with every field (joining), never after.
             rack_id: None,
             rebalance_timeout_ms: -1,
             subscribed_topic_names: None,
@@ -168,6 +168,9 @@ impl Consumer {
             // The leave heartbeat carries the ids and the leave epoch only.
             m.sent = None;
             return req;
+        }
+        if full {
+            req.rack_id = self.cfg.client_rack.clone();
         }
         if changed(sent.as_ref(), &|s| s.rebalance_timeout_ms == rebalance_timeout_ms) {
             req.rebalance_timeout_ms = rebalance_timeout_ms;
