@@ -108,8 +108,17 @@ fn is_subset(owned: &Partitions, assigned: &Partitions) -> bool {
         .all(|(t, ps)| ps.is_empty() || assigned.get(t).is_some_and(|a| ps.is_subset(a)))
 }
 
-/// `throwIfConsumerGroupMemberEpochIsInvalid` (reference §4.4).
-fn check_epoch(m: &ConsumerMember, received: i32, owned: Option<&Partitions>) -> Result<(), Refusal> {
+/// `throwIfConsumerGroupMemberEpochIsInvalid` (reference §4.4). With `rejoin_ok` (4.3+,
+/// KAFKA-19233) a rejoin with epoch 0 passes whatever the known epoch.
+fn check_epoch(
+    m: &ConsumerMember,
+    received: i32,
+    owned: Option<&Partitions>,
+    rejoin_ok: bool,
+) -> Result<(), Refusal> {
+    if rejoin_ok && received == JOIN_GROUP_MEMBER_EPOCH {
+        return Ok(());
+    }
     let known = m.current.member_epoch;
     if received > known {
         return Err((
@@ -250,6 +259,7 @@ impl Coordinator {
             ));
         }
         // 3.-4. The member.
+        let rejoin_ok = self.io.config.kafka_version.accepts_rejoin_at_epoch_zero();
         let member_id = req.member_id.clone();
         let who = match &req.instance_id {
             None => match cg.members.get(&member_id) {
@@ -265,7 +275,7 @@ impl Coordinator {
                 }
                 None => Who::New(member_id.clone()),
                 Some(m) => {
-                    if let Err(r) = check_epoch(m, req.member_epoch, owned.as_ref()) {
+                    if let Err(r) = check_epoch(m, req.member_epoch, owned.as_ref(), rejoin_ok) {
                         return err(r);
                     }
                     Who::Existing(member_id.clone())
@@ -283,7 +293,7 @@ impl Coordinator {
                     let m = &cg.members[old];
                     if *old == member_id {
                         // The same id rejoining: an ordinary epoch check.
-                        if let Err(r) = check_epoch(m, req.member_epoch, owned.as_ref()) {
+                        if let Err(r) = check_epoch(m, req.member_epoch, owned.as_ref(), rejoin_ok) {
                             return err(r);
                         }
                         Who::Existing(member_id.clone())
@@ -313,7 +323,7 @@ impl Coordinator {
                     ))
                 }
                 Some(old) => {
-                    if let Err(r) = check_epoch(&cg.members[old], req.member_epoch, owned.as_ref()) {
+                    if let Err(r) = check_epoch(&cg.members[old], req.member_epoch, owned.as_ref(), false) {
                         return err(r);
                     }
                     Who::Existing(member_id.clone())

@@ -108,6 +108,16 @@ impl KafkaRelease {
     pub fn assignor_change_bumps(self) -> bool {
         self >= Self::V4_4
     }
+
+    /// KAFKA-19233 (apache/kafka#21305, merged to trunk in January 2026, when trunk was 4.3): a
+    /// member that rejoins with epoch 0 under its own member id is accepted whatever the epoch the
+    /// coordinator knows (`throwIfConsumerGroupMemberEpochIsInvalid` returns early for epoch 0);
+    /// before, epoch 0 was checked like any smaller epoch and a fenced member that was still in the
+    /// group got `FENCED_MEMBER_EPOCH` on every rejoin until its session expired. 4.3+ here;
+    /// whether the fix was backported to a 4.1.x or 4.2.x patch release is not confirmed.
+    pub fn accepts_rejoin_at_epoch_zero(self) -> bool {
+        self >= Self::V4_3
+    }
 }
 
 impl fmt::Display for KafkaRelease {
