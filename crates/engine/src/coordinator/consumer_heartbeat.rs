@@ -757,6 +757,7 @@ fn heartbeat(
     // 5. Apply the request's fields.
     let old_metadata = (!is_new).then(|| member.metadata_value());
     let old_topics = member.subscribed_topics(topics);
+    let old_assignor = member.server_assignor.clone();
     if let Some(i) = &req.instance_id {
         member.instance_id = Some(i.clone());
     }
@@ -799,9 +800,13 @@ fn heartbeat(
         member.subscribed_topics(topics) != old_topics
     };
     let mut bump = (version.bumps_new_group() && cg.group_epoch == 0) || (changed && subscription_changed);
-    let assignor_before = cg.preferred_assignor();
+    // The preferred assignor (a pass over every member) can only move if this member is new or
+    // changed its assignor: computed then only.
+    let assignor_before = (version.assignor_change_bumps()
+        && (is_new || old_assignor != member.server_assignor))
+        .then(|| cg.preferred_assignor());
     cg.put(member.clone());
-    if version.assignor_change_bumps() && cg.preferred_assignor() != assignor_before {
+    if assignor_before.is_some_and(|before| cg.preferred_assignor() != before) {
         bump = true;
     }
     // 7. The metadata hash.
