@@ -28,7 +28,9 @@ use rebalance_engine::client::{ConsumerMemberState, Reaction};
 use rebalance_engine::coordinator::event::ConsumerFenceReason;
 use rebalance_engine::protocol::*;
 use rebalance_engine::sim::{Action, Simulation};
-use rebalance_engine::{ClientEvent, CoordinatorConfig, EventKind, KafkaRelease, Request, Response, Scenario, SimTime};
+use rebalance_engine::{
+    ClientEvent, CoordinatorConfig, EventKind, KafkaRelease, Request, Response, Scenario, SimTime,
+};
 
 // ------------------------------------------------------------------ the coordinator's answer
 
@@ -163,13 +165,19 @@ fn kafka_19233_from_4_3_a_rejoin_at_epoch_0_is_accepted_under_the_same_id() {
         let r = beat(&mut h, join("m"));
         assert_eq!(r.error_code, ErrorCode::None, "{version}: {r:?}");
         assert_eq!(r.member_id.as_deref(), Some("m"));
-        assert_eq!(r.member_epoch, epoch, "{version}: the member as the coordinator had it");
+        assert_eq!(
+            r.member_epoch, epoch,
+            "{version}: the member as the coordinator had it"
+        );
         assert_eq!(
             r.assignment.map(|a| a.topic_partitions.len()),
             Some(1),
             "{version}: a join always gets its assignment"
         );
-        assert!(session_deadline(&h, "m") > deadline, "{version}: the session renewed");
+        assert!(
+            session_deadline(&h, "m") > deadline,
+            "{version}: the session renewed"
+        );
         assert!(!h.saw(|k| matches!(k, EventKind::ConsumerMemberFenced { .. })));
         // Any other stale epoch is still fenced (§4.4 unchanged).
         let r = beat(&mut h, owning("m", epoch - 1, &[0, 1]));
@@ -303,9 +311,15 @@ fn up_to_4_2_the_clients_fencing_loop_ends_within_one_session_timeout() {
             last.as_millis() - first.as_millis() <= SESSION_MS,
             "{version}: the streak lasted {first}..{last}"
         );
-        assert!(fencings(&sim, "A").iter().all(|(_, e)| *e == ErrorCode::FencedMemberEpoch));
+        assert!(fencings(&sim, "A")
+            .iter()
+            .all(|(_, e)| *e == ErrorCode::FencedMemberEpoch));
         // It ended because the coordinator fenced the silent member at its session timeout.
-        assert!(sim.trace_text(false).contains("because the member session expired"), "{version}");
+        assert!(
+            sim.trace_text(false)
+                .contains("because the member session expired"),
+            "{version}"
+        );
         ends_reconciled(&sim, "A");
         ends_reconciled(&sim, "B");
     }
@@ -318,9 +332,18 @@ fn from_4_3_the_client_is_fenced_once_and_rejoins_under_its_id() {
         let f = fencings(&sim, "A");
         assert_eq!(f.len(), 1, "{version}: {f:?}");
         assert_eq!(f[0].1, ErrorCode::FencedMemberEpoch);
-        assert!(!sim.trace_text(false).contains("because the member session expired"), "{version}");
+        assert!(
+            !sim.trace_text(false)
+                .contains("because the member session expired"),
+            "{version}"
+        );
         let a = sim.consumer("A").unwrap().member_id().to_owned();
-        assert!(sim.consumer_group().unwrap().members.iter().any(|m| m.member_id == a));
+        assert!(sim
+            .consumer_group()
+            .unwrap()
+            .members
+            .iter()
+            .any(|m| m.member_id == a));
         ends_reconciled(&sim, "A");
         ends_reconciled(&sim, "B");
     }
@@ -353,7 +376,9 @@ fn impersonate(sim: &mut Simulation, at: SimTime, who: &str, ghost: usize) {
     sim.apply(at, script(ghost_join)).unwrap();
     let later = SimTime(at.as_millis() + 100);
     sim.run_until(later);
-    let Some(id) = sim.consumer(who).map(|c| c.member_id().to_owned()) else { return };
+    let Some(id) = sim.consumer(who).map(|c| c.member_id().to_owned()) else {
+        return;
+    };
     let Some(epoch) = sim
         .consumer_group()
         .and_then(|g| g.members.into_iter().find(|m| m.member_id == id))

@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 
 use common::*;
 use rebalance_engine::protocol::*;
-use rebalance_engine::{CoordinatorConfig, EventKind, KafkaRelease, MigrationPolicy, Reason, Request, Response};
+use rebalance_engine::{
+    CoordinatorConfig, EventKind, KafkaRelease, MigrationPolicy, Reason, Request, Response,
+};
 
 fn harness(policy: MigrationPolicy) -> Harness {
     let mut h = Harness::with_config(CoordinatorConfig {
@@ -61,7 +63,12 @@ fn hb(h: &mut Harness, req: ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeart
 
 fn partitions(a: &Option<ConsumerGroupHeartbeatAssignment>) -> Vec<i32> {
     a.as_ref()
-        .map(|a| a.topic_partitions.iter().flat_map(|t| t.partitions.clone()).collect())
+        .map(|a| {
+            a.topic_partitions
+                .iter()
+                .flat_map(|t| t.partitions.clone())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -113,7 +120,11 @@ fn ref_10_a_classic_member_replacing_the_last_consumer_static_member_downgrades_
     // generation = the group epoch, with the classic member and the newcomer.
     assert!(h.saw(|k| matches!(
         k,
-        EventKind::GroupTypeConverted { to_consumer: false, members: 2, .. }
+        EventKind::GroupTypeConverted {
+            to_consumer: false,
+            members: 2,
+            ..
+        }
     )));
     assert_eq!(h.state(), GroupState::Stable);
     assert_eq!(h.generation(), epoch);
@@ -123,9 +134,13 @@ fn ref_10_a_classic_member_replacing_the_last_consumer_static_member_downgrades_
     want.sort();
     assert_eq!(members, want);
     // The same subscription: no rebalance (Kafka only rebalances for a different one).
-    assert!(!h.events[mark..]
-        .iter()
-        .any(|e| matches!(e.kind, EventKind::StateChanged { to: GroupState::PreparingRebalance, .. })));
+    assert!(!h.events[mark..].iter().any(|e| matches!(
+        e.kind,
+        EventKind::StateChanged {
+            to: GroupState::PreparingRebalance,
+            ..
+        }
+    )));
     assert_eq!(h.describe_consumer_group().error_code, ErrorCode::GroupIdNotFound);
     // The newcomer syncs at its generation and gets s's target.
     assert_eq!(r.generation_id, epoch);
@@ -150,7 +165,13 @@ fn ref_10_a_replacement_with_a_different_subscription_downgrades_and_rebalances(
     let t = h.join(5, join_req("").client("k").instance("i1").topics(&["foo", "bar"]));
     let r = h.join_resp(t);
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
-    assert!(h.saw(|k| matches!(k, EventKind::GroupTypeConverted { to_consumer: false, .. })));
+    assert!(h.saw(|k| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: false,
+            ..
+        }
+    )));
     // "Downgrade group %s from consumer to classic for static member replacement with different
     // subscription."
     assert!(h.saw(|k| matches!(
@@ -173,7 +194,13 @@ fn ref_10_no_downgrade_while_another_consumer_member_remains_or_the_policy_forbi
     let t = h.join(5, join_req("").client("k").instance("i1"));
     let r = h.join_resp(t);
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
-    assert!(!h.saw(|k| matches!(k, EventKind::GroupTypeConverted { to_consumer: false, .. })));
+    assert!(!h.saw(|k| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: false,
+            ..
+        }
+    )));
     let g = h.describe_consumer_group();
     assert_eq!(g.error_code, ErrorCode::None);
     assert!(!g.members.iter().any(|m| m.member_id == "s"));
@@ -193,7 +220,13 @@ fn ref_10_no_downgrade_while_another_consumer_member_remains_or_the_policy_forbi
     mixed_with_static_consumer(&mut h);
     let t = h.join(5, join_req("").client("k").instance("i1"));
     assert_eq!(h.join_resp(t).error_code, ErrorCode::None);
-    assert!(!h.saw(|k| matches!(k, EventKind::GroupTypeConverted { to_consumer: false, .. })));
+    assert!(!h.saw(|k| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: false,
+            ..
+        }
+    )));
     assert_eq!(h.describe_consumer_group().members.len(), 2);
 }
 
@@ -220,7 +253,10 @@ fn ref_8_6_a_consumer_member_replaces_an_active_classic_static_member() {
     let n1 = g.members.iter().find(|m| m.member_id == "n1").unwrap();
     assert_eq!(n1.member_type, MEMBER_TYPE_CONSUMER);
     // The old classic instance is fenced by its instance id.
-    assert_eq!(h.heartbeat_static(1, &a, Some("i1"), 1), ErrorCode::FencedInstanceId);
+    assert_eq!(
+        h.heartbeat_static(1, &a, Some("i1"), 1),
+        ErrorCode::FencedInstanceId
+    );
     // Two consumer-protocol members still obey the -2 rule.
     let r = hb(&mut h, join_hb("n2", Some("i1")));
     assert_eq!(r.error_code, ErrorCode::UnreleasedInstanceId);
@@ -312,7 +348,13 @@ fn ref_10_subscription_user_data_alone_does_not_refuse_an_upgrade() {
     assert_eq!(h.sync_resp(t).error_code, ErrorCode::None);
     let r = hb(&mut h, join_hb("c", None));
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
-    assert!(h.saw(|k| matches!(k, EventKind::GroupTypeConverted { to_consumer: true, .. })));
+    assert!(h.saw(|k| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: true,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -327,11 +369,17 @@ fn ref_10_a_classic_member_with_a_custom_assignor_name_joins_when_every_classic_
     let t = h.sync(5, &r.member_id, r.generation_id, vec![]);
     let s = h.sync_resp(t);
     assert_eq!(s.error_code, ErrorCode::None);
-    assert!(s.assignment.user_data.is_empty(), "the server assignor writes no user data");
+    assert!(
+        s.assignment.user_data.is_empty(),
+        "the server assignor writes no user data"
+    );
     // A second classic member must share a name with it.
     let t = h.join(6, join_req("").client("k2").with_protocols(&["range"]));
     assert_eq!(h.join_resp(t).error_code, ErrorCode::InconsistentGroupProtocol);
-    let (_, t) = h.join_dynamic_with(6, join_req("").client("k2").with_protocols(&["range", "my-custom"]));
+    let (_, t) = h.join_dynamic_with(
+        6,
+        join_req("").client("k2").with_protocols(&["range", "my-custom"]),
+    );
     let r = h.join_resp(t);
     assert_eq!(r.error_code, ErrorCode::None, "{r:?}");
     assert_eq!(h.describe_consumer_group().members.len(), 3);

@@ -51,7 +51,10 @@ fn check_owners(sim: &Simulation, what: &str) {
     for m in &g.members {
         for tp in m.assigned.iter().chain(&m.pending_revocation) {
             if let Some(other) = held.insert(tp.clone(), &m.member_id) {
-                panic!("{what}: {tp} is held by {other} and {} on the coordinator", m.member_id);
+                panic!(
+                    "{what}: {tp} is held by {other} and {} on the coordinator",
+                    m.member_id
+                );
             }
         }
     }
@@ -65,7 +68,10 @@ fn check_owners(sim: &Simulation, what: &str) {
         let members: Vec<&String> = names
             .iter()
             .filter(|n| {
-                let id = sim.consumer(n).map(|c| c.member_id().to_owned()).unwrap_or_default();
+                let id = sim
+                    .consumer(n)
+                    .map(|c| c.member_id().to_owned())
+                    .unwrap_or_default();
                 held.get(&tp).is_some_and(|holder| *holder == id)
             })
             .collect();
@@ -98,13 +104,21 @@ fn run_checked(scenario: &Scenario, what: &str) -> Simulation {
 
 /// Every running consumer-protocol member ends reconciled, on both sides.
 fn check_reconciled(sim: &Simulation, what: &str) {
-    let g = sim.consumer_group().unwrap_or_else(|| panic!("{what}: no consumer group at the end"));
+    let g = sim
+        .consumer_group()
+        .unwrap_or_else(|| panic!("{what}: no consumer group at the end"));
     for c in sim.consumers() {
         if !c.lifecycle.is_running() {
             continue;
         }
         let p = c.consumer_protocol.as_ref().expect("consumer protocol");
-        assert_eq!(p.state, ConsumerMemberState::Stable, "{what}: {} ends {:?}", c.name, p.state);
+        assert_eq!(
+            p.state,
+            ConsumerMemberState::Stable,
+            "{what}: {} ends {:?}",
+            c.name,
+            p.state
+        );
         let m = g
             .members
             .iter()
@@ -120,21 +134,24 @@ fn check_reconciled(sim: &Simulation, what: &str) {
         let owned: BTreeSet<&TopicPartition> = c.partitions.iter().map(|p| &p.partition).collect();
         assert_eq!(owned, target, "{what}: {} owns its target", c.name);
     }
-    assert_eq!(g.state, ConsumerGroupState::Stable, "{what}: the group ends Stable");
+    assert_eq!(
+        g.state,
+        ConsumerGroupState::Stable,
+        "{what}: the group ends Stable"
+    );
     assert_eq!(g.assignment_epoch, g.group_epoch, "{what}");
 }
 
 /// The first epoch above 0 the first consumer's member state changes report.
 fn first_epoch(sim: &Simulation) -> i32 {
     let first = sim.consumers()[0].name.clone();
-    let epoch = client_events(sim, &first).find_map(|(_, e)| match e {
-        ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReceived { member_epoch, .. })
-            if *member_epoch > 0 =>
-        {
-            Some(*member_epoch)
-        }
-        _ => None,
-    });
+    let epoch =
+        client_events(sim, &first).find_map(|(_, e)| match e {
+            ClientEvent::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReceived {
+                member_epoch, ..
+            }) if *member_epoch > 0 => Some(*member_epoch),
+            _ => None,
+        });
     epoch.expect("an assignment")
 }
 
@@ -166,7 +183,11 @@ fn every_consumer_protocol_scenario_runs_under_4_2_4_3_and_4_4() {
     for name in SCENARIOS {
         let baseline = run_checked(&scenario_file(&format!("scenarios/{name}.json")), name);
         check_reconciled(&baseline, &format!("{name} (4.1)"));
-        assert_eq!(first_epoch(&baseline), 1, "{name} (4.1): a new group's first epoch");
+        assert_eq!(
+            first_epoch(&baseline),
+            1,
+            "{name} (4.1): a new group's first epoch"
+        );
         for version in VERSIONS {
             let what = format!("{name} under {version}");
             let sim = run_checked(&under(name, version), &what);

@@ -16,7 +16,9 @@ use common::*;
 use rebalance_engine::network::{Endpoint, Payload};
 use rebalance_engine::protocol::*;
 use rebalance_engine::sim::{NetworkEvent, SimEventKind};
-use rebalance_engine::{CoordinatorConfig, KafkaRelease, RecordBody, Request, Response, Scenario, Simulation};
+use rebalance_engine::{
+    CoordinatorConfig, KafkaRelease, RecordBody, Request, Response, Scenario, Simulation,
+};
 
 fn scenario(racks: [Option<&str>; 3]) -> String {
     let consumer = |name: &str, start: u64, rack: Option<&str>| match rack {
@@ -146,7 +148,10 @@ fn ref_8_4_a_rack_change_alone_rewrites_the_member_without_an_epoch_bump() {
     let r = beat(&mut h, join.clone());
     assert_eq!(r.error_code, ErrorCode::None);
     let epoch = r.member_epoch;
-    assert_eq!(h.describe_consumer_group().members[0].rack_id.as_deref(), Some("r1"));
+    assert_eq!(
+        h.describe_consumer_group().members[0].rack_id.as_deref(),
+        Some("r1")
+    );
     let owned = vec![ConsumerGroupHeartbeatTopicPartitions {
         topic_id: TopicId("foo".into()),
         partitions: vec![0, 1],
@@ -198,7 +203,10 @@ fn the_rack_id_field_is_checked_as_hostile_input() {
         )
     };
     // Empty: named with its path and why.
-    let e = problems(&with(r#"{"name":"A","group_protocol":"consumer","rack_id":""}"#, ""));
+    let e = problems(&with(
+        r#"{"name":"A","group_protocol":"consumer","rack_id":""}"#,
+        "",
+    ));
     assert!(e.contains("consumers[0].rack_id"), "{e}");
     assert!(e.contains("empty"), "{e}");
     // Too long: the limit is named.
@@ -209,21 +217,34 @@ fn the_rack_id_field_is_checked_as_hostile_input() {
     ));
     assert!(e.contains("consumers[0].rack_id"), "{e}");
     assert!(e.contains("1000"), "the limit: {e}");
-    assert!(e.len() < 2_000, "the value is not echoed whole: {} bytes", e.len());
+    assert!(
+        e.len() < 2_000,
+        "the value is not echoed whole: {} bytes",
+        e.len()
+    );
     // Not modelled for the classic protocol.
     let e = problems(&with(r#"{"name":"A","rack_id":"r1"}"#, ""));
     assert!(e.contains("consumers[0].rack_id"), "{e}");
     assert!(e.contains("group_protocol"), "{e}");
     // From client_defaults, blamed there.
-    let e = problems(&with(r#"{"name":"A","group_protocol":"consumer"}"#, r#","rack_id":"""#));
+    let e = problems(&with(
+        r#"{"name":"A","group_protocol":"consumer"}"#,
+        r#","rack_id":"""#,
+    ));
     assert!(e.contains("client_defaults.rack_id"), "{e}");
     // A good one passes.
     assert_eq!(
-        problems(&with(r#"{"name":"A","group_protocol":"consumer","rack_id":"eu-west-1a"}"#, "")),
+        problems(&with(
+            r#"{"name":"A","group_protocol":"consumer","rack_id":"eu-west-1a"}"#,
+            ""
+        )),
         ""
     );
     // Not a string: a parse error naming the field.
-    let e = problems(&with(r#"{"name":"A","group_protocol":"consumer","rack_id":7}"#, ""));
+    let e = problems(&with(
+        r#"{"name":"A","group_protocol":"consumer","rack_id":7}"#,
+        "",
+    ));
     assert!(!e.is_empty());
 }
 

@@ -297,7 +297,8 @@ impl Coordinator {
                             return err(r);
                         }
                         Who::Existing(member_id.clone())
-                    } else if m.current.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && m.classic.is_none() {
+                    } else if m.current.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && m.classic.is_none()
+                    {
                         // Only two consumer-protocol members are bound by the -2 rule: a classic
                         // member is replaced whatever its epoch (reference §8.6, GMM L3031).
                         return err((
