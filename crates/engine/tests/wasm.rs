@@ -140,6 +140,9 @@ const LESSONS: &[(&str, &str, &str, &str)] = &[
     lesson!("15-coordinator-failover"),
     lesson!("16-rebalance-storm"),
     lesson!("17-admin-tools"),
+    lesson!("18-why-the-new-protocol"),
+    lesson!("19-epochs-and-reconciliation"),
+    lesson!("20-static-restart-both-protocols"),
 ];
 
 fn run(name: &str, json: &str) -> Simulation {
