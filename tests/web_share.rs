@@ -543,7 +543,7 @@ fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
         (format!("replay&{classic}"), "“replay&”", "“replay&”"),
         (format!("Compare&{classic}"), "“Compare&”", "“Compare&”"),
         (format!("{huge_mode}{classic}"), "…”", "…”"),
-        (format!("{classic}&compare"), "rb1.", "rb1."),
+        (format!("{classic}&compare"), "“compare”", "“compare”"),
         (huge_payload, "too large", "太大"),
         (cut, "damaged", "损坏"),
     ];

@@ -245,7 +245,12 @@ pub fn parse_link_mode(text: &str) -> Result<LinkMode, ShareError> {
     let text = text.trim();
     let start = text.rfind(['#', '=', '?', '&']).map_or(0, |i| i + 1);
     let head = &text[..start];
-    let mode = &head[head.rfind(['#', '=', '?']).map_or(0, |i| i + 1)..];
+    let mut mode = &head[head.rfind(['#', '=', '?']).map_or(0, |i| i + 1)..];
+    // A mode written after the share string (`rb1.…&compare`): name the mode, not the link.
+    let tail = &text[start..];
+    if mode.starts_with(PREFIX) && !tail.starts_with("rb") {
+        mode = tail;
+    }
     match mode {
         "" => Ok(LinkMode::Session),
         COMPARE_MARK => Ok(LinkMode::Compare),

@@ -76,10 +76,10 @@ fn a_huge_mode_is_cut_in_the_message_and_a_huge_payload_after_the_mark_is_too_la
 #[test]
 fn the_mark_after_the_link_or_a_truncated_link_after_the_mark_is_refused() {
     let old = share::encode(&story());
-    // The mark at the end: what follows the last `&` is no share string.
+    // The mark at the end: the mark is named, not the link before it.
     assert_eq!(
-        share::decode_with_mode(&format!("{old}&compare")),
-        Err(ShareError::NotOurFormat)
+        share::decode_with_mode(&format!("#s={old}&compare")),
+        Err(ShareError::UnknownMode("compare".into()))
     );
     // The mark alone, or with a link cut short.
     assert_eq!(share::decode_with_mode(COMPARE_MARK), Err(ShareError::NotOurFormat));
