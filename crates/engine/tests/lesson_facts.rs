@@ -491,7 +491,7 @@ fn l19_the_slow_revoker_is_fenced_at_its_rebalance_timeout_then_waits_for_b() {
     let unrevoked = reconciled(M::UnrevokedPartitions);
     let fenced = coordinator_events(&sim)
         .find_map(|(e, k)| match k {
-            EventKind::ConsumerMemberFenced { reason, .. } => Some((e.at.as_millis(), reason.clone())),
+            EventKind::ConsumerMemberFenced { reason, .. } => Some((e.at.as_millis(), *reason)),
             _ => None,
         })
         .unwrap();
