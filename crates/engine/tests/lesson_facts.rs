@@ -526,3 +526,25 @@ fn l20_a_static_restart_keeps_the_assignment_under_both_protocols() {
     assert_eq!(sim.owners()["A2"], tps("orders", &[0, 1]));
     assert_eq!(sim.owners()["B2"], tps("orders", &[2, 3]));
 }
+
+#[test]
+fn l21_a_live_classic_group_is_upgraded_online_and_its_classic_members_stay_eager() {
+    let sim = run("21-online-migration");
+    // The conversion keeps the two classic members; the coordinator assigns them afterwards.
+    assert!(coordinator_events(&sim).any(|(e, k)| {
+        matches!(k, EventKind::GroupTypeConverted { to_consumer: true, members: 2, .. }) && e.at.as_millis() == 20_015
+    }));
+    // The classic clients still revoke everything when told to rejoin (eager): B twice.
+    assert_eq!(revocations(&sim, "A")[0], tps("orders", &[0, 1]));
+    assert_eq!(revocations(&sim, "B")[..2], [tps("orders", &[2, 3]), tps("orders", &[2])]);
+    // The upgraded members revoke nothing; one epoch per membership change.
+    for who in ["C", "A2", "B2"] {
+        assert!(revocations(&sim, who).is_empty(), "{who}");
+    }
+    assert_eq!(group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
+    let owners = sim.owners();
+    assert_eq!(owners["A2"], tps("orders", &[0]));
+    assert_eq!(owners["C"], tps("orders", &[1, 3]));
+    assert_eq!(owners["B2"], tps("orders", &[2]));
+    assert!(sim.consumer_group().is_some(), "a consumer group at the end");
+}

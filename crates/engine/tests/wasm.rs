@@ -143,6 +143,7 @@ const LESSONS: &[(&str, &str, &str, &str)] = &[
     lesson!("18-why-the-new-protocol"),
     lesson!("19-epochs-and-reconciliation"),
     lesson!("20-static-restart-both-protocols"),
+    lesson!("21-online-migration"),
 ];
 
 fn run(name: &str, json: &str) -> Simulation {
