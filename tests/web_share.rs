@@ -529,7 +529,9 @@ fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
     let storage = window.local_storage().unwrap().unwrap();
     let history = window.history().unwrap();
     let kept = played();
-    storage.set_item(AUTOSAVE_KEY, &sharing::session_link(&kept)).unwrap();
+    storage
+        .set_item(AUTOSAVE_KEY, &sharing::session_link(&kept))
+        .unwrap();
     storage.remove_item(sharing::AUTOSAVE_MODE_KEY).unwrap();
     // An otherwise valid link of a classic session, made before compare mode existed.
     let classic = share::encode(&sharing::session_scenario(&played()));
@@ -539,7 +541,11 @@ fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
     let cases: Vec<(String, &str, &str)> = vec![
         // (the link, what the English says, what the Chinese says)
         (format!("compar&{classic}"), "“compar&”", "“compar&”"),
-        (format!("compare&compare&{classic}"), "“compare&compare&”", "“compare&compare&”"),
+        (
+            format!("compare&compare&{classic}"),
+            "“compare&compare&”",
+            "“compare&compare&”",
+        ),
         (format!("replay&{classic}"), "“replay&”", "“replay&”"),
         (format!("Compare&{classic}"), "“Compare&”", "“Compare&”"),
         (format!("{huge_mode}{classic}"), "…”", "…”"),
@@ -554,7 +560,10 @@ fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
         assert!(en.contains(en_says), "{en}");
         assert!(zh.contains(zh_says), "{zh}");
         // The message is short whatever the link's size.
-        assert!(en.chars().count() < 200 && zh.chars().count() < 200, "{en} / {zh}");
+        assert!(
+            en.chars().count() < 200 && zh.chars().count() < 200,
+            "{en} / {zh}"
+        );
         assert!(
             !zh_prose(&zh).chars().any(|c| c.is_ascii_alphabetic()),
             "English left in {zh:?}"
@@ -566,7 +575,11 @@ fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
 
         // Opened from the address bar: the autosaved session opens, the problem is kept for the
         // page (shown at the top, with the link left in the address bar).
-        let short = if link.len() > 200_000 { "#s=rb1.!!!".to_owned() } else { format!("#s={link}") };
+        let short = if link.len() > 200_000 {
+            "#s=rb1.!!!".to_owned()
+        } else {
+            format!("#s={link}")
+        };
         history
             .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&short))
             .unwrap();

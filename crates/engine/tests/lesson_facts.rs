@@ -446,21 +446,38 @@ fn l18_classic_stops_everyone_the_consumer_protocol_moves_only_what_moves() {
     let sim = run("18-why-the-new-protocol");
     // Act 1 (classic, eager): B1's and C1's joins are one rebalance each, everyone revokes
     // everything, and the group empties at 110 s (generation 4).
-    assert_eq!(generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
-    assert_eq!(revocations(&sim, "A1")[..2], [tps("round_topic", &[0, 1, 2]), tps("round_topic", &[0, 1])]);
+    assert_eq!(
+        generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
+    assert_eq!(
+        revocations(&sim, "A1")[..2],
+        [tps("round_topic", &[0, 1, 2]), tps("round_topic", &[0, 1])]
+    );
     assert_eq!(revocations(&sim, "B1")[0], tps("round_topic", &[2]));
     for who in ["A1", "B1"] {
         assert!(client_events(&sim, who).any(|(_, e)| matches!(
             e,
-            ClientEvent::ErrorReceived { error: ErrorCode::RebalanceInProgress, .. }
+            ClientEvent::ErrorReceived {
+                error: ErrorCode::RebalanceInProgress,
+                ..
+            }
         )));
     }
     // Act 2 (consumer protocol): the empty classic group becomes a consumer group; one epoch per
     // join; every heartbeat answered NONE; A2 revokes only the partition that moves each time,
     // B2 nothing, and the end is A2 0, C2 1, B2 2.
-    assert!(coordinator_events(&sim)
-        .any(|(e, k)| matches!(k, EventKind::GroupTypeConverted { to_consumer: true, .. }) && e.at.as_millis() > 110_000));
-    assert_eq!(group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert!(coordinator_events(&sim).any(|(e, k)| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: true,
+            ..
+        }
+    ) && e.at.as_millis() > 110_000));
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
     let errors = consumer_heartbeat_errors(&sim);
     assert!(errors.len() > 20, "{errors:?}");
     assert!(errors.iter().all(|(_, e)| e == "NONE"), "{errors:?}");
@@ -495,13 +512,23 @@ fn l19_the_slow_revoker_is_fenced_at_its_rebalance_timeout_then_waits_for_b() {
             _ => None,
         })
         .unwrap();
-    assert_eq!(fenced.0 - unrevoked, 20_000, "fenced at the 20 s rebalance timeout");
+    assert_eq!(
+        fenced.0 - unrevoked,
+        20_000,
+        "fenced at the 20 s rebalance timeout"
+    );
     assert!(matches!(
         fenced.1,
-        rebalance_engine::event::ConsumerFenceReason::RebalanceTimeout { member_epoch: 1, timeout_ms: 20_000 }
+        rebalance_engine::event::ConsumerFenceReason::RebalanceTimeout {
+            member_epoch: 1,
+            timeout_ms: 20_000
+        }
     ));
     assert!(reconciled(M::UnreleasedPartitions) < unrevoked, "B waited first");
-    assert_eq!(group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
     let group = sim.consumer_group().unwrap();
     assert_eq!((group.group_epoch, group.assignment_epoch), (4, 4));
     assert_eq!(sim.owners()["A"], tps("orders", &[2, 3]));
@@ -518,11 +545,22 @@ fn l20_a_static_restart_keeps_the_assignment_under_both_protocols() {
     assert_eq!(g.iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2], "{g:?}");
     assert!(g[1].0 >= 35_000 + 14_000, "{g:?}");
     assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::StaticMemberReplaced { .. })));
-    assert!(!coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::MemberRemoved { reason: RemovalReason::LeaveGroup, .. })));
+    assert!(!coordinator_events(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::MemberRemoved {
+            reason: RemovalReason::LeaveGroup,
+            ..
+        }
+    )));
     // Act 2: a leave with epoch -2 keeps the partitions and the epoch; the replacement gets them.
     assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::ConsumerStaticMemberLeft { .. })));
-    assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::ConsumerStaticMemberReplaced { .. })));
-    assert_eq!(group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2]);
+    assert!(
+        coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::ConsumerStaticMemberReplaced { .. }))
+    );
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
     assert_eq!(sim.owners()["A2"], tps("orders", &[0, 1]));
     assert_eq!(sim.owners()["B2"], tps("orders", &[2, 3]));
 }
@@ -532,16 +570,29 @@ fn l21_a_live_classic_group_is_upgraded_online_and_its_classic_members_stay_eage
     let sim = run("21-online-migration");
     // The conversion keeps the two classic members; the coordinator assigns them afterwards.
     assert!(coordinator_events(&sim).any(|(e, k)| {
-        matches!(k, EventKind::GroupTypeConverted { to_consumer: true, members: 2, .. }) && e.at.as_millis() == 20_015
+        matches!(
+            k,
+            EventKind::GroupTypeConverted {
+                to_consumer: true,
+                members: 2,
+                ..
+            }
+        ) && e.at.as_millis() == 20_015
     }));
     // The classic clients still revoke everything when told to rejoin (eager): B twice.
     assert_eq!(revocations(&sim, "A")[0], tps("orders", &[0, 1]));
-    assert_eq!(revocations(&sim, "B")[..2], [tps("orders", &[2, 3]), tps("orders", &[2])]);
+    assert_eq!(
+        revocations(&sim, "B")[..2],
+        [tps("orders", &[2, 3]), tps("orders", &[2])]
+    );
     // The upgraded members revoke nothing; one epoch per membership change.
     for who in ["C", "A2", "B2"] {
         assert!(revocations(&sim, who).is_empty(), "{who}");
     }
-    assert_eq!(group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![2, 3, 4, 5, 6]
+    );
     let owners = sim.owners();
     assert_eq!(owners["A2"], tps("orders", &[0]));
     assert_eq!(owners["C"], tps("orders", &[1, 3]));

@@ -133,7 +133,9 @@ fn consumer_protocol_events_epochs_and_answers() {
         )
     };
     let two = |a: &str, b: &str| {
-        format!(r#"[{{"value": {a}, "label": {{"zh": "甲", "en": "a"}}}}, {{"value": {b}, "label": {{"zh": "乙", "en": "b"}}}}]"#)
+        format!(
+            r#"[{{"value": {a}, "label": {{"zh": "甲", "en": "a"}}}}, {{"value": {b}, "label": {{"zh": "乙", "en": "b"}}}}]"#
+        )
     };
     let resolve = |text: String| {
         let l = Lesson::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
@@ -186,5 +188,8 @@ fn consumer_protocol_events_epochs_and_answers() {
     ))
     .unwrap_err()
     .to_string();
-    assert!(e.contains("does not fit a `member_epoch` question (expects an integer)"), "{e}");
+    assert!(
+        e.contains("does not fit a `member_epoch` question (expects an integer)"),
+        "{e}"
+    );
 }

@@ -18,10 +18,16 @@ fn no_mark_is_a_session_and_the_compare_mark_is_compare_mode() {
     for (text, mode) in [
         (old.clone(), LinkMode::Session),
         (format!("#s={old}"), LinkMode::Session),
-        (format!("https://x.invalid/?lang=zh&v=2#s={old}"), LinkMode::Session),
+        (
+            format!("https://x.invalid/?lang=zh&v=2#s={old}"),
+            LinkMode::Session,
+        ),
         (format!("{COMPARE_MARK}{old}"), LinkMode::Compare),
         (format!("#s={COMPARE_MARK}{old}"), LinkMode::Compare),
-        (format!("  https://x.invalid/#s={COMPARE_MARK}{old}\n"), LinkMode::Compare),
+        (
+            format!("  https://x.invalid/#s={COMPARE_MARK}{old}\n"),
+            LinkMode::Compare,
+        ),
     ] {
         assert_eq!(share::parse_link_mode(&text), Ok(mode), "{text}");
         let (back, m) = share::decode_with_mode(&text).unwrap();
@@ -61,7 +67,12 @@ fn a_huge_mode_is_cut_in_the_message_and_a_huge_payload_after_the_mark_is_too_la
     let huge = format!("{}&", "x".repeat(3 << 20));
     match share::decode_with_mode(&format!("#s={huge}{old}")) {
         Err(ShareError::UnknownMode(m)) => {
-            assert_eq!(m.chars().count(), MAX_MODE_SHOWN + 1, "{} chars", m.chars().count());
+            assert_eq!(
+                m.chars().count(),
+                MAX_MODE_SHOWN + 1,
+                "{} chars",
+                m.chars().count()
+            );
             assert!(m.ends_with('…'));
         }
         other => panic!("{other:?}"),
@@ -82,7 +93,10 @@ fn the_mark_after_the_link_or_a_truncated_link_after_the_mark_is_refused() {
         Err(ShareError::UnknownMode("compare".into()))
     );
     // The mark alone, or with a link cut short.
-    assert_eq!(share::decode_with_mode(COMPARE_MARK), Err(ShareError::NotOurFormat));
+    assert_eq!(
+        share::decode_with_mode(COMPARE_MARK),
+        Err(ShareError::NotOurFormat)
+    );
     let cut = &old[..old.len() / 2];
     assert!(matches!(
         share::decode_with_mode(&format!("{COMPARE_MARK}{cut}")),

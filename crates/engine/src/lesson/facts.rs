@@ -179,7 +179,9 @@ impl MemberNames {
                 match event {
                     C::MemberIdAssigned { member_id }
                     | C::JoinedGroup { member_id, .. }
-                    | C::ConsumerProtocol(crate::client::ConsumerProtocolEvent::Started { member_id, .. }) => {
+                    | C::ConsumerProtocol(crate::client::ConsumerProtocolEvent::Started {
+                        member_id, ..
+                    }) => {
                         names.insert(member_id.clone(), consumer.clone());
                     }
                     C::Started { .. } => consumers.push(consumer.clone()),
@@ -421,7 +423,10 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
         f.error = Some("NONE".into());
     }
     match f.kind.as_str() {
-        "state_changed" | "member_state_changed" | "membership_state_changed" | "consumer_group_state_changed" => {
+        "state_changed"
+        | "member_state_changed"
+        | "membership_state_changed"
+        | "consumer_group_state_changed" => {
             f.state = str_of("to");
             f.from_state = str_of("from");
         }

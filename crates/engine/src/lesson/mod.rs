@@ -770,7 +770,9 @@ impl AnswerSpec {
             Self::OffsetsPartition => {
                 AnswerValue::Number(i64::from(sim.coordinator().partition_for(sim.group_id())))
             }
-            Self::GroupEpoch => AnswerValue::Number(i64::from(sim.consumer_group().map_or(0, |g| g.group_epoch))),
+            Self::GroupEpoch => {
+                AnswerValue::Number(i64::from(sim.consumer_group().map_or(0, |g| g.group_epoch)))
+            }
             Self::AssignmentEpoch => {
                 AnswerValue::Number(i64::from(sim.consumer_group().map_or(0, |g| g.assignment_epoch)))
             }
