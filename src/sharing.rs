@@ -468,7 +468,8 @@ pub enum NotAScenario {
     Other(String),
 }
 
-/// Reads a scenario file, saying what the text is when it is not one.
+/// Reads a scenario file, saying what the text is when it is not one; in compare mode if the file
+/// says `"mode": "compare"`.
 pub fn open_file_checked(size: f64, text: &str) -> Result<World, NotAScenario> {
     check_file_size(size).map_err(NotAScenario::Other)?;
     match fromlog::classify(text) {
@@ -481,7 +482,8 @@ pub fn open_file_checked(size: f64, text: &str) -> Result<World, NotAScenario> {
         TextKind::Other => {}
     }
     let scenario = Scenario::from_json(text).map_err(|e| NotAScenario::Other(e.to_string()))?;
-    replay(&scenario).map_err(NotAScenario::Other)
+    let mode = scenario.mode.unwrap_or_default();
+    open_in_mode(scenario, mode).map_err(NotAScenario::Other)
 }
 
 /// The advice for a text that is not a scenario, in the user's language.
