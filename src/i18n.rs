@@ -1341,6 +1341,8 @@ pub struct ShareStrings {
     pub autosave_failed: &'static str,
     /// The label of the button that dismisses the alert.
     pub dismiss: &'static str,
+    /// {mode}: the text before the share string, as written (an unknown or doubled mode).
+    pub err_mode: &'static str,
 }
 
 /// Importing a Kafka log, and what the importers say about a text that is not a scenario.

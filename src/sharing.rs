@@ -26,6 +26,13 @@ use crate::world::World;
 /// The localStorage key of the autosaved session (an `rb1.` string).
 pub const AUTOSAVE_KEY: &str = "rebalance-playground.session";
 
+/// The localStorage key of the autosaved session's mode, next to it: `compare:<crc>` while the
+/// session saved under [`AUTOSAVE_KEY`] is in compare mode, where `<crc>` is the CRC-32 of that
+/// saved text (so a flag left from an older save, or a save the browser refused, never puts
+/// another session in compare mode). Absent (or anything else) means a session, as in every
+/// autosave made before the flag existed.
+pub const AUTOSAVE_MODE_KEY: &str = "rebalance-playground.session-mode";
+
 /// The sessionStorage (this tab's) key of the link the page last put in its URL. When the URL still
 /// holds it on opening, the tab is being reloaded, and its latest link (saved as it left, perhaps
 /// newer than the URL) wins.
@@ -245,18 +252,27 @@ pub fn explain_open_error(s: &Strings, e: &OpenError) -> String {
         OpenError::Link(ShareError::InvalidScenario(why)) => {
             fill(t.err_invalid, &[("why", &why.to_string())])
         }
+        OpenError::Link(ShareError::UnknownMode(mode)) => fill(t.err_mode, &[("mode", mode)]),
         OpenError::Replay(why) => fill(t.err_replay, &[("why", why)]),
     }
 }
 
-/// Decodes and replays a share string (or a whole URL), with the typed reason it cannot.
+/// Decodes and replays a share string (or a whole URL), with the typed reason it cannot. The mode
+/// before the share string is checked strictly ([`share::parse_link_mode`]): a mode cut short,
+/// doubled or unknown is refused with [`share::ShareError::UnknownMode`].
 pub fn open_link_checked(text: &str) -> Result<World, OpenError> {
     let (scenario, mode) = share::decode_with_mode(text).map_err(OpenError::Link)?;
-    let mut world = replay(&scenario).map_err(OpenError::Replay)?;
+    open_in_mode(scenario, mode).map_err(OpenError::Replay)
+}
+
+/// Replays `scenario` and, in compare mode, opens compare mode on it (the normal session is the
+/// same story, to return to when compare mode is left). The scenario's own `mode` (a file's) is
+/// not kept in the session: the world's mode is what later links and exports say.
+fn open_in_mode(mut scenario: Scenario, mode: share::LinkMode) -> Result<World, String> {
+    scenario.mode = None;
+    let mut world = replay(&scenario)?;
     if mode == share::LinkMode::Compare {
-        // The normal session is the same story, to return to when compare mode is left.
-        let compare = rebalance_engine::compare::CompareSession::new(scenario)
-            .map_err(|e| OpenError::Replay(e.to_string()))?;
+        let compare = rebalance_engine::compare::CompareSession::new(scenario).map_err(|e| e.to_string())?;
         world.open_compare(compare);
     }
     Ok(world)
@@ -267,11 +283,13 @@ pub fn open_link(text: &str) -> Result<World, String> {
     open_link_checked(text).map_err(|e| e.to_string())
 }
 
-/// Reads a scenario file (the CLI's format) and replays it.
+/// Reads a scenario file (the CLI's format) and replays it, in compare mode if the file says
+/// `"mode": "compare"` (as the export of a compare session does).
 pub fn open_file(size: f64, text: &str) -> Result<World, String> {
     check_file_size(size)?;
     let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
-    replay(&scenario)
+    let mode = scenario.mode.unwrap_or_default();
+    open_in_mode(scenario, mode)
 }
 
 /// Refuses a file over [`MAX_FILE_BYTES`] before reading it.
@@ -287,9 +305,13 @@ pub fn check_file_size(size: f64) -> Result<(), String> {
     }
 }
 
-/// The exported file's text: the CLI's scenario format.
+/// The exported file's text: the CLI's scenario format. In compare mode the file says
+/// `"mode": "compare"` (which `rebalance-sim run` accepts and the simulation does not read), so
+/// importing it opens compare mode again; a session's export has no `mode`, as before.
 pub fn export_json(world: &World) -> String {
-    share::scenario_to_pretty_json(&session_scenario(world))
+    let mut scenario = session_scenario(world);
+    scenario.mode = world.compare().map(|_| share::LinkMode::Compare);
+    share::scenario_to_pretty_json(&scenario)
 }
 
 // --- Browser glue -------------------------------------------------------------------------------
@@ -342,8 +364,11 @@ pub fn initial_playground() -> Playground {
     // until the user acts (see `Alert::BadLink`).
     let problem = STARTUP_ERROR.with(|e| e.borrow().clone());
     let mut pg = storage()
-        .and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten())
-        .and_then(|saved| open_link(&saved).ok())
+        .and_then(|s| {
+            let saved = s.get_item(AUTOSAVE_KEY).ok().flatten()?;
+            let flag = s.get_item(AUTOSAVE_MODE_KEY).ok().flatten();
+            open_saved(&saved, flag.as_deref()).ok()
+        })
         .map_or_else(|| Playground::new(1, problem.is_none()), playground_with);
     pg.alert = problem.map(Alert::BadLink);
     pg
@@ -381,13 +406,46 @@ pub fn publish(link: &str) -> bool {
 
 /// Autosaves the link without touching the URL: what the page does as it leaves, when a change
 /// of URL may come too late for a reload. Returns whether it was written: a browser may refuse
-/// (storage full, or blocked), and then the last session saved stays as it was.
+/// (storage full, or blocked), and then the last session saved stays as it was. The session's
+/// mode is saved next to it ([`AUTOSAVE_MODE_KEY`], see [`mode_flag`]).
 pub fn autosave(link: &str) -> bool {
-    let written = storage().is_some_and(|s| s.set_item(AUTOSAVE_KEY, link).is_ok());
+    let written = storage().is_some_and(|s| {
+        let ok = s.set_item(AUTOSAVE_KEY, link).is_ok();
+        if ok {
+            match mode_flag(link, share::link_mode(link)) {
+                Some(flag) => {
+                    let _ = s.set_item(AUTOSAVE_MODE_KEY, &flag);
+                }
+                None => {
+                    let _ = s.remove_item(AUTOSAVE_MODE_KEY);
+                }
+            }
+        }
+        ok
+    });
     if let Some(s) = tab_storage() {
         let _ = s.set_item(LATEST_KEY, link);
     }
     written
+}
+
+/// The autosave's mode flag for the saved text `saved` in `mode`: `compare:<CRC-32 of saved>` in
+/// compare mode, none for a session.
+pub fn mode_flag(saved: &str, mode: share::LinkMode) -> Option<String> {
+    (mode == share::LinkMode::Compare).then(|| format!("compare:{:08x}", share::crc32(saved.as_bytes())))
+}
+
+/// Opens an autosaved session: the saved text as a link, in compare mode if the text says so or
+/// if `flag` (the [`AUTOSAVE_MODE_KEY`] saved next to it) is this text's compare flag. A flag that
+/// belongs to another text, or that this version does not know, is ignored: the session opens as
+/// the text says, as every autosave made before the flag did.
+pub fn open_saved(saved: &str, flag: Option<&str>) -> Result<World, OpenError> {
+    let mut world = open_link_checked(saved)?;
+    let flagged = flag.is_some() && flag == mode_flag(saved, share::LinkMode::Compare).as_deref();
+    if flagged && world.compare().is_none() {
+        world.enter_compare().map_err(OpenError::Replay)?;
+    }
+    Ok(world)
 }
 
 // --- Importing a non-scenario, and Kafka logs ------------------------------------------------------
@@ -410,7 +468,8 @@ pub enum NotAScenario {
     Other(String),
 }
 
-/// Reads a scenario file, saying what the text is when it is not one.
+/// Reads a scenario file, saying what the text is when it is not one; in compare mode if the file
+/// says `"mode": "compare"`.
 pub fn open_file_checked(size: f64, text: &str) -> Result<World, NotAScenario> {
     check_file_size(size).map_err(NotAScenario::Other)?;
     match fromlog::classify(text) {
@@ -423,7 +482,8 @@ pub fn open_file_checked(size: f64, text: &str) -> Result<World, NotAScenario> {
         TextKind::Other => {}
     }
     let scenario = Scenario::from_json(text).map_err(|e| NotAScenario::Other(e.to_string()))?;
-    replay(&scenario).map_err(NotAScenario::Other)
+    let mode = scenario.mode.unwrap_or_default();
+    open_in_mode(scenario, mode).map_err(NotAScenario::Other)
 }
 
 /// The advice for a text that is not a scenario, in the user's language.

@@ -118,6 +118,7 @@ pub fn default_base(seed: u64) -> Scenario {
         consumers: Vec::new(),
         actions: Vec::new(),
         preloaded_groups: Vec::new(),
+        mode: None,
     }
 }
 

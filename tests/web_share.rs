@@ -416,3 +416,198 @@ fn a_paste_opens_a_log_a_scenario_or_says_what_it_is() {
     );
     assert!(sharing::explain_paste_problem(Lang::En.strings(), &e).contains("console panel"));
 }
+
+/// The session of [`played`], in compare mode (the same story under every protocol).
+fn played_compare() -> World {
+    let mut w = played();
+    w.enter_compare().expect("compare mode opens");
+    w
+}
+
+/// The export of a compare session says `"mode": "compare"` (a scenario file the CLI reads), and
+/// importing it opens compare mode on the same story; a session's export has no mode and opens
+/// as a session, as before.
+#[wasm_bindgen_test]
+fn an_export_in_compare_mode_imports_back_in_compare_mode() {
+    let w = played_compare();
+    let json = sharing::export_json(&w);
+    assert!(json.contains("\"mode\": \"compare\""), "{json}");
+    let file = rebalance_engine::Scenario::from_json(&json).expect("a scenario file");
+    assert_eq!(file.mode, Some(share::LinkMode::Compare));
+    let back = sharing::open_file(json.len() as f64, &json).expect("the export imports");
+    let compare = back.compare().expect("the import opens compare mode");
+    assert_eq!(compare.to_scenario(), w.compare().unwrap().to_scenario());
+    // The mode is the world's, not the story's: the link of the import is the compare link.
+    assert_eq!(sharing::session_link(&back), sharing::session_link(&w));
+    // Pasted into "Import a log", the same file opens compare mode too.
+    match sharing::open_paste(&json) {
+        Ok(sharing::Opened::Scenario(world, _)) => assert!(world.compare().is_some()),
+        _ => panic!("the export opens as a scenario"),
+    }
+
+    let session = played();
+    let json = sharing::export_json(&session);
+    // (A consumer's `commit` has a `mode` of its own; the file's top level has none.)
+    assert_eq!(rebalance_engine::Scenario::from_json(&json).unwrap().mode, None);
+    assert!(!json.contains("\"mode\": \"compare\""), "{json}");
+    let back = sharing::open_file(json.len() as f64, &json).unwrap();
+    assert!(back.compare().is_none());
+}
+
+/// The autosave keeps the mode next to the saved session: a reload returns to compare mode even
+/// when the saved text itself has no mark; a flag left from another saved text, or one this
+/// version does not know, is ignored; autosaves made before the flag open as their text says.
+#[wasm_bindgen_test]
+fn the_autosave_flag_restores_compare_mode_and_old_autosaves_still_open() {
+    use sharing::AUTOSAVE_MODE_KEY;
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    let w = played_compare();
+    let story = w.compare().unwrap().to_scenario();
+    let bare = share::encode(&story);
+    let marked = sharing::session_link(&w);
+    assert_eq!(marked, format!("{}{bare}", share::COMPARE_MARK));
+    let open = |saved: &str, flag: Option<&str>| {
+        storage.set_item(AUTOSAVE_KEY, saved).unwrap();
+        match flag {
+            Some(f) => storage.set_item(AUTOSAVE_MODE_KEY, f).unwrap(),
+            None => storage.remove_item(AUTOSAVE_MODE_KEY).unwrap(),
+        }
+        let pg = sharing::initial_playground();
+        assert_eq!(sharing::take_startup_error(), None);
+        let compare = pg.world.borrow().compare().map(|c| c.to_scenario());
+        compare
+    };
+    let flag = sharing::mode_flag(&bare, share::LinkMode::Compare).unwrap();
+    // The flag alone carries the mode.
+    assert_eq!(open(&bare, Some(&flag)).as_ref(), Some(&story));
+    // The mark alone (every compare autosave made before the flag).
+    assert_eq!(open(&marked, None).as_ref(), Some(&story));
+    // A flag of another saved text, an unknown flag, no flag: a session.
+    let other = sharing::mode_flag(&sharing::session_link(&World::new(7)), share::LinkMode::Compare).unwrap();
+    assert_ne!(other, flag);
+    for f in [Some(other.as_str()), Some("compare"), Some("on"), Some(""), None] {
+        assert_eq!(open(&bare, f), None, "{f:?}");
+    }
+
+    // What the page saves writes the flag for a compare session and removes it for a session.
+    assert!(sharing::autosave(&marked));
+    assert_eq!(
+        storage.get_item(AUTOSAVE_MODE_KEY).unwrap(),
+        sharing::mode_flag(&marked, share::LinkMode::Compare)
+    );
+    assert!(sharing::autosave(&bare));
+    assert_eq!(storage.get_item(AUTOSAVE_MODE_KEY).unwrap(), None);
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
+}
+
+/// What is left of a Chinese message once the user's own value (between “ and ”) and the link
+/// format's tokens are taken out: it must hold no English.
+fn zh_prose(zh: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in zh.chars() {
+        match c {
+            '“' => quoted = true,
+            '”' => quoted = false,
+            _ if !quoted => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("compare&", "").replace("rb1.", "")
+}
+
+/// Hostile compare marks in the address bar: each is refused with a message naming what is wrong
+/// (in English and in Chinese, with no English left in the Chinese), and the session the user had
+/// (the autosave) is what the page opens; the address bar keeps the link.
+#[wasm_bindgen_test]
+fn a_bad_compare_mark_is_named_in_both_languages_and_the_session_is_kept() {
+    use rebalance_playground::i18n::Lang;
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    let history = window.history().unwrap();
+    let kept = played();
+    storage
+        .set_item(AUTOSAVE_KEY, &sharing::session_link(&kept))
+        .unwrap();
+    storage.remove_item(sharing::AUTOSAVE_MODE_KEY).unwrap();
+    // An otherwise valid link of a classic session, made before compare mode existed.
+    let classic = share::encode(&sharing::session_scenario(&played()));
+    let huge_mode = format!("{}&", "x".repeat(100_000));
+    let huge_payload = format!("compare&rb1.{}", "A".repeat(share::MAX_ENCODED_CHARS + 10));
+    let cut = format!("compare&{}", &classic[..classic.len() - 7]);
+    let cases: Vec<(String, &str, &str)> = vec![
+        // (the link, what the English says, what the Chinese says)
+        (format!("compar&{classic}"), "“compar&”", "“compar&”"),
+        (
+            format!("compare&compare&{classic}"),
+            "“compare&compare&”",
+            "“compare&compare&”",
+        ),
+        (format!("replay&{classic}"), "“replay&”", "“replay&”"),
+        (format!("Compare&{classic}"), "“Compare&”", "“Compare&”"),
+        (format!("{huge_mode}{classic}"), "…”", "…”"),
+        (format!("{classic}&compare"), "“compare”", "“compare”"),
+        (huge_payload, "too large", "太大"),
+        (cut, "damaged", "损坏"),
+    ];
+    for (link, en_says, zh_says) in &cases {
+        let e = sharing::open_link_checked(link).err().expect("refused");
+        let en = sharing::explain_open_error(Lang::En.strings(), &e);
+        let zh = sharing::explain_open_error(Lang::Zh.strings(), &e);
+        assert!(en.contains(en_says), "{en}");
+        assert!(zh.contains(zh_says), "{zh}");
+        // The message is short whatever the link's size.
+        assert!(
+            en.chars().count() < 200 && zh.chars().count() < 200,
+            "{en} / {zh}"
+        );
+        assert!(
+            !zh_prose(&zh).chars().any(|c| c.is_ascii_alphabetic()),
+            "English left in {zh:?}"
+        );
+        assert!(
+            !en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "Chinese in {en:?}"
+        );
+
+        // Opened from the address bar: the autosaved session opens, the problem is kept for the
+        // page (shown at the top, with the link left in the address bar).
+        let short = if link.len() > 200_000 {
+            "#s=rb1.!!!".to_owned()
+        } else {
+            format!("#s={link}")
+        };
+        history
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&short))
+            .unwrap();
+        let pg = sharing::initial_playground();
+        assert_eq!(pg.view.now, kept.now(), "{}", &short[..short.len().min(60)]);
+        assert_eq!(
+            pg.world.borrow().session().trace_jsonl(),
+            kept.session().trace_jsonl()
+        );
+        assert!(pg.world.borrow().compare().is_none());
+        assert!(sharing::take_startup_problem().is_some());
+        assert_eq!(
+            storage.get_item(AUTOSAVE_KEY).unwrap(),
+            Some(sharing::session_link(&kept)),
+            "nothing saved was overwritten"
+        );
+    }
+
+    // The one mark on the same classic link opens compare mode on its story.
+    let world = sharing::open_link_checked(&format!("compare&{classic}")).expect("opens");
+    assert!(world.compare().is_some());
+    assert_eq!(world.session().trace_jsonl(), played().session().trace_jsonl());
+
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    storage.remove_item(AUTOSAVE_KEY).unwrap();
+}

@@ -584,6 +584,7 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "The address bar still holds the link, and nothing you had saved was overwritten.",
         autosave_failed: "This browser refused to save the session (its storage is full or blocked). The last saved session is kept; to keep this one, copy its link or export it.",
         dismiss: "Dismiss",
+        err_mode: "its mode “{mode}” is unknown: the only mode is “compare&”, written once, just before “rb1.”.",
     },
     import: ImportStrings {
         heading: "Import a log",

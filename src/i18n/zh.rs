@@ -546,6 +546,7 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "地址栏里仍是这个链接，你之前保存的内容也没有被覆盖。",
         autosave_failed: "浏览器拒绝保存当前会话（存储空间已满或被禁用）。上一次保存的会话仍然保留；要留住当前会话，请复制它的链接或导出文件。",
         dismiss: "关闭提示",
+        err_mode: "无法识别链接的模式“{mode}”：唯一的模式是 compare&，只写一次，紧挨在 rb1. 前面。",
     },
     import: ImportStrings {
         heading: "导入日志",

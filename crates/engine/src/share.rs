@@ -86,7 +86,15 @@ pub enum ShareError {
     Corrupt(String),
     /// The data decodes, but the scenario is invalid (the validator's message).
     InvalidScenario(ScenarioError),
+    /// The text before the share string is not a mode this program knows: the only one is
+    /// [`COMPARE_MARK`] (a mode cut short, given twice, misspelt). Holds that text as written, cut
+    /// to [`MAX_MODE_SHOWN`] characters.
+    UnknownMode(String),
 }
+
+/// The most characters of an unknown mode that [`ShareError::UnknownMode`] keeps (the rest is
+/// replaced by `…`), so a huge mode cannot make a huge message.
+pub const MAX_MODE_SHOWN: usize = 40;
 
 impl fmt::Display for ShareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -100,6 +108,10 @@ impl fmt::Display for ShareError {
             Self::BadChecksum => f.write_str("the link is damaged (checksum mismatch): was it cut or edited?"),
             Self::Corrupt(why) => write!(f, "the link is damaged: {why}"),
             Self::InvalidScenario(e) => write!(f, "the scenario in the link is invalid: {e}"),
+            Self::UnknownMode(m) => write!(
+                f,
+                "the link's mode \"{m}\" is not one this playground knows: the only mode is \"{COMPARE_MARK}\", written once, just before \"{PREFIX}\""
+            ),
         }
     }
 }
@@ -188,8 +200,10 @@ pub fn encode_text(json: &str) -> String {
 }
 
 /// What a link opens: the scenario as a session, or in compare mode (every protocol side by side,
-/// see [`crate::compare`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// see [`crate::compare`]). In a scenario file ([`Scenario::mode`]) it is written `"session"` or
+/// `"compare"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum LinkMode {
     /// One session (every link made before compare mode existed).
     #[default]
@@ -222,9 +236,39 @@ pub fn link_mode(text: &str) -> LinkMode {
     }
 }
 
-/// Decodes a share string to a validated scenario and the mode it asks for.
+/// The mode a share string (or a whole link) asks for, strictly: nothing before the share string
+/// (after the link's `#`, `=` or `?`) is a session, exactly [`COMPARE_MARK`] is compare mode, and
+/// anything else (`compar&`, `compare&compare&`, `replay&`, `Compare&`) is
+/// [`ShareError::UnknownMode`], holding that text as written (cut to [`MAX_MODE_SHOWN`]
+/// characters). One pass over the text; nothing is allocated for a long mode but the message.
+pub fn parse_link_mode(text: &str) -> Result<LinkMode, ShareError> {
+    let text = text.trim();
+    let start = text.rfind(['#', '=', '?', '&']).map_or(0, |i| i + 1);
+    let head = &text[..start];
+    let mut mode = &head[head.rfind(['#', '=', '?']).map_or(0, |i| i + 1)..];
+    // A mode written after the share string (`rb1.…&compare`): name the mode, not the link.
+    let tail = &text[start..];
+    if mode.starts_with(PREFIX) && !tail.starts_with("rb") {
+        mode = tail;
+    }
+    match mode {
+        "" => Ok(LinkMode::Session),
+        COMPARE_MARK => Ok(LinkMode::Compare),
+        other => {
+            let mut shown: String = other.chars().take(MAX_MODE_SHOWN).collect();
+            if other.chars().nth(MAX_MODE_SHOWN).is_some() {
+                shown.push('…');
+            }
+            Err(ShareError::UnknownMode(shown))
+        }
+    }
+}
+
+/// Decodes a share string to a validated scenario and the mode it asks for. The mode is checked
+/// first ([`parse_link_mode`]): a link whose mode is not known is refused, whatever follows it.
 pub fn decode_with_mode(text: &str) -> Result<(Scenario, LinkMode), ShareError> {
-    Ok((decode(text)?, link_mode(text)))
+    let mode = parse_link_mode(text)?;
+    Ok((decode(text)?, mode))
 }
 
 /// Decodes a share string to a validated scenario.

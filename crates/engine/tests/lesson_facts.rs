@@ -417,3 +417,185 @@ fn l17_the_admin_tools_see_the_rebalance_the_coordinator_is_in() {
     let empty = describe(200_000, "");
     assert!(empty.stderr.contains("has no active members"), "{empty:?}");
 }
+
+/// `(consumer, error name)` of every ConsumerGroupHeartbeat response the consumers received, as
+/// the lesson matchers read them.
+fn consumer_heartbeat_errors(sim: &Simulation) -> Vec<(String, String)> {
+    use rebalance_engine::lesson::{facts, MemberNames};
+    let names = MemberNames::from_log(sim.log());
+    sim.log()
+        .iter()
+        .map(|e| facts(e, &names))
+        .filter(|f| f.kind == "response" && f.api.as_deref() == Some("ConsumerGroupHeartbeat"))
+        .map(|f| (f.consumers.join(","), f.error.unwrap_or_default()))
+        .collect()
+}
+
+/// The consumer group's epochs bumped, in order.
+fn group_epochs(sim: &Simulation) -> Vec<(u64, i32)> {
+    coordinator_events(sim)
+        .filter_map(|(e, k)| match k {
+            EventKind::ConsumerGroupEpochBumped { epoch, .. } => Some((e.at.as_millis(), *epoch)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn l18_classic_stops_everyone_the_consumer_protocol_moves_only_what_moves() {
+    let sim = run("18-why-the-new-protocol");
+    // Act 1 (classic, eager): B1's and C1's joins are one rebalance each, everyone revokes
+    // everything, and the group empties at 110 s (generation 4).
+    assert_eq!(
+        generations(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
+    assert_eq!(
+        revocations(&sim, "A1")[..2],
+        [tps("round_topic", &[0, 1, 2]), tps("round_topic", &[0, 1])]
+    );
+    assert_eq!(revocations(&sim, "B1")[0], tps("round_topic", &[2]));
+    for who in ["A1", "B1"] {
+        assert!(client_events(&sim, who).any(|(_, e)| matches!(
+            e,
+            ClientEvent::ErrorReceived {
+                error: ErrorCode::RebalanceInProgress,
+                ..
+            }
+        )));
+    }
+    // Act 2 (consumer protocol): the empty classic group becomes a consumer group; one epoch per
+    // join; every heartbeat answered NONE; A2 revokes only the partition that moves each time,
+    // B2 nothing, and the end is A2 0, C2 1, B2 2.
+    assert!(coordinator_events(&sim).any(|(e, k)| matches!(
+        k,
+        EventKind::GroupTypeConverted {
+            to_consumer: true,
+            ..
+        }
+    ) && e.at.as_millis() > 110_000));
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    let errors = consumer_heartbeat_errors(&sim);
+    assert!(errors.len() > 20, "{errors:?}");
+    assert!(errors.iter().all(|(_, e)| e == "NONE"), "{errors:?}");
+    assert_eq!(
+        revocations(&sim, "A2"),
+        vec![tps("round_topic", &[2]), tps("round_topic", &[1])]
+    );
+    assert!(revocations(&sim, "B2").is_empty());
+    let owners = sim.owners();
+    assert_eq!(owners["A2"], tps("round_topic", &[0]));
+    assert_eq!(owners["B2"], tps("round_topic", &[2]));
+    assert_eq!(owners["C2"], tps("round_topic", &[1]));
+    // A2 consumed partition 0 while C2 joined (195-202 s).
+    assert!(client_events(&sim, "A2").any(|(e, ev)| (195_000..=202_000).contains(&e.at.as_millis())
+        && matches!(ev, ClientEvent::BatchProcessed { records, .. } if records.iter().any(|r| r.partition.partition == 0))));
+}
+
+#[test]
+fn l19_the_slow_revoker_is_fenced_at_its_rebalance_timeout_then_waits_for_b() {
+    let sim = run("19-epochs-and-reconciliation");
+    let reconciled = |state: rebalance_engine::coordinator::consumer::MemberState| {
+        coordinator_events(&sim)
+            .find(|(_, k)| matches!(k, EventKind::ConsumerMemberReconciled { state: s, .. } if *s == state))
+            .map(|(e, _)| e.at.as_millis())
+            .unwrap()
+    };
+    use rebalance_engine::coordinator::consumer::MemberState as M;
+    let unrevoked = reconciled(M::UnrevokedPartitions);
+    let fenced = coordinator_events(&sim)
+        .find_map(|(e, k)| match k {
+            EventKind::ConsumerMemberFenced { reason, .. } => Some((e.at.as_millis(), *reason)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        fenced.0 - unrevoked,
+        20_000,
+        "fenced at the 20 s rebalance timeout"
+    );
+    assert!(matches!(
+        fenced.1,
+        rebalance_engine::event::ConsumerFenceReason::RebalanceTimeout {
+            member_epoch: 1,
+            timeout_ms: 20_000
+        }
+    ));
+    assert!(reconciled(M::UnreleasedPartitions) < unrevoked, "B waited first");
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
+    let group = sim.consumer_group().unwrap();
+    assert_eq!((group.group_epoch, group.assignment_epoch), (4, 4));
+    assert_eq!(sim.owners()["A"], tps("orders", &[2, 3]));
+    assert_eq!(sim.owners()["B"], tps("orders", &[0, 1]));
+    assert!(client_events(&sim, "A").any(|(_, e)| matches!(e, ClientEvent::PartitionsLost { .. })));
+}
+
+#[test]
+fn l20_a_static_restart_keeps_the_assignment_under_both_protocols() {
+    let sim = run("20-static-restart-both-protocols");
+    // Act 1: no LeaveGroup from a static member; the restart replaces the member id without a
+    // rebalance; the group empties only when both sessions expire.
+    let g = generations(&sim);
+    assert_eq!(g.iter().map(|g| g.1).collect::<Vec<_>>(), vec![1, 2], "{g:?}");
+    assert!(g[1].0 >= 35_000 + 14_000, "{g:?}");
+    assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::StaticMemberReplaced { .. })));
+    assert!(!coordinator_events(&sim).any(|(_, k)| matches!(
+        k,
+        EventKind::MemberRemoved {
+            reason: RemovalReason::LeaveGroup,
+            ..
+        }
+    )));
+    // Act 2: a leave with epoch -2 keeps the partitions and the epoch; the replacement gets them.
+    assert!(coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::ConsumerStaticMemberLeft { .. })));
+    assert!(
+        coordinator_events(&sim).any(|(_, k)| matches!(k, EventKind::ConsumerStaticMemberReplaced { .. }))
+    );
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
+    assert_eq!(sim.owners()["A2"], tps("orders", &[0, 1]));
+    assert_eq!(sim.owners()["B2"], tps("orders", &[2, 3]));
+}
+
+#[test]
+fn l21_a_live_classic_group_is_upgraded_online_and_its_classic_members_stay_eager() {
+    let sim = run("21-online-migration");
+    // The conversion keeps the two classic members; the coordinator assigns them afterwards.
+    assert!(coordinator_events(&sim).any(|(e, k)| {
+        matches!(
+            k,
+            EventKind::GroupTypeConverted {
+                to_consumer: true,
+                members: 2,
+                ..
+            }
+        ) && e.at.as_millis() == 20_015
+    }));
+    // The classic clients still revoke everything when told to rejoin (eager): B twice.
+    assert_eq!(revocations(&sim, "A")[0], tps("orders", &[0, 1]));
+    assert_eq!(
+        revocations(&sim, "B")[..2],
+        [tps("orders", &[2, 3]), tps("orders", &[2])]
+    );
+    // The upgraded members revoke nothing; one epoch per membership change.
+    for who in ["C", "A2", "B2"] {
+        assert!(revocations(&sim, who).is_empty(), "{who}");
+    }
+    assert_eq!(
+        group_epochs(&sim).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![2, 3, 4, 5, 6]
+    );
+    let owners = sim.owners();
+    assert_eq!(owners["A2"], tps("orders", &[0]));
+    assert_eq!(owners["C"], tps("orders", &[1, 3]));
+    assert_eq!(owners["B2"], tps("orders", &[2]));
+    assert!(sim.consumer_group().is_some(), "a consumer group at the end");
+}

@@ -1,4 +1,4 @@
-//! The seventeen lesson presets (lessons/NN-name.json + lessons/NN-name.lesson.json): each scenario
+//! The twenty-one lesson presets (lessons/NN-name.json + lessons/NN-name.lesson.json): each scenario
 //! runs to its end and its readable trace, followed by the resolved lesson steps, must equal the
 //! committed golden file in tests/golden_lessons (regenerate with `UPDATE_GOLDEN=1`; a missing
 //! golden fails). Every step must resolve and every question's computed answer must be one of its
@@ -46,9 +46,9 @@ fn load(name: &str) -> (Lesson, Scenario) {
 }
 
 #[test]
-fn there_are_seventeen_lessons() {
+fn there_are_twenty_one_lessons() {
     let names = lesson_names();
-    assert_eq!(names.len(), 17, "{names:?}");
+    assert_eq!(names.len(), 21, "{names:?}");
     for (i, n) in names.iter().enumerate() {
         assert!(n.starts_with(&format!("{:02}-", i + 1)), "{n}");
     }

@@ -110,3 +110,86 @@ fn a_step_console_command_must_be_a_read_of_a_known_tool() {
     let e = Lesson::from_json(&with("kafka-topics.sh --describe 'unclosed")).unwrap_err();
     assert!(e.to_string().starts_with("steps[0].console:"), "{e}");
 }
+
+/// A consumer-protocol lesson: the member's own events and the coordinator's have kinds of their
+/// own, the `epoch` field narrows a match, and the new answers are typed like the others.
+#[test]
+fn consumer_protocol_events_epochs_and_answers() {
+    let scenario = Scenario::from_json(
+        r#"{"version":1,"end_ms":20000,"topics":[{"name":"t","partitions":2}],
+            "client_defaults":{"group_protocol":"consumer","subscription":{"topics":["t"]}},
+            "consumers":[{"name":"A"},{"name":"B","start_ms":5000}],
+            "coordinator":{"kafka_version":"4.1"}}"#,
+    )
+    .unwrap();
+    let lesson = |when: &str, answer: &str, choices: &str| {
+        format!(
+            r#"{{"version": 1, "id": "x", "scenario": "x.json",
+              "title": {{"zh": "标题", "en": "Title"}}, "summary": {{"zh": "摘要", "en": "Summary"}},
+              "steps": [{{"id": "s1", "when": {when},
+                "title": {{"zh": "步", "en": "Step"}}, "text": {{"zh": "文。", "en": "Text."}},
+                "predict": {{"question": {{"zh": "问？", "en": "Question?"}}, "answer": {answer},
+                  "choices": {choices}, "explanation": {{"zh": "因为。", "en": "Because."}}}}}}]}}"#
+        )
+    };
+    let two = |a: &str, b: &str| {
+        format!(
+            r#"[{{"value": {a}, "label": {{"zh": "甲", "en": "a"}}}}, {{"value": {b}, "label": {{"zh": "乙", "en": "b"}}}}]"#
+        )
+    };
+    let resolve = |text: String| {
+        let l = Lesson::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        let steps = l.resolve(&scenario).unwrap_or_else(|e| panic!("{e}"));
+        (steps[0].line.clone(), steps[0].reveal.clone().unwrap())
+    };
+    // B's join bumps the group epoch to 2; its first reconciliation on the coordinator waits for
+    // A's partition (UNRELEASED_PARTITIONS).
+    let (line, r) = resolve(lesson(
+        r#"{"event": "consumer_group_epoch_bumped", "epoch": 2}"#,
+        r#"{"kind": "group_epoch"}"#,
+        &two("1", "2"),
+    ));
+    assert!(line.contains("bumped group epoch to 2"), "{line}");
+    assert_eq!(r.correct, 1);
+    let (line, r) = resolve(lesson(
+        r#"{"event": "consumer_member_reconciled", "consumer": "B"}"#,
+        r#"{"kind": "reconciliation_state", "consumer": "B"}"#,
+        &two(r#""STABLE""#, r#""UNRELEASED_PARTITIONS""#),
+    ));
+    assert!(line.contains("UNRELEASED_PARTITIONS"), "{line}");
+    assert_eq!(r.correct, 1);
+    // The member's own state change, matched by its member epoch.
+    let (line, r) = resolve(lesson(
+        r#"{"event": "membership_state_changed", "consumer": "B", "state": "RECONCILING", "epoch": 2}"#,
+        r#"{"kind": "member_epoch", "consumer": "B"}"#,
+        &two("2", "-1"),
+    ));
+    assert!(line.contains("[B]") && line.contains("RECONCILING"), "{line}");
+    assert_eq!(r.correct, 0);
+    let (_, r) = resolve(lesson(
+        r#"{"event": "reconciliation_completed", "consumer": "A"}"#,
+        r#"{"kind": "consumer_group_state"}"#,
+        &two(r#""Reconciling""#, r#""Stable""#),
+    ));
+    assert_eq!(r.value.to_string(), "\"Stable\"");
+    // An epoch no event has never matches; a choice of the wrong type is refused.
+    let l = Lesson::from_json(&lesson(
+        r#"{"event": "consumer_group_epoch_bumped", "epoch": 9}"#,
+        r#"{"kind": "group_epoch"}"#,
+        &two("1", "2"),
+    ))
+    .unwrap();
+    let e = l.resolve(&scenario).unwrap_err().to_string();
+    assert!(e.starts_with("steps[0].when: step `s1` never matches"), "{e}");
+    let e = Lesson::from_json(&lesson(
+        r#"{"event": "consumer_group_epoch_bumped"}"#,
+        r#"{"kind": "member_epoch", "consumer": "A"}"#,
+        &two(r#""one""#, "2"),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("does not fit a `member_epoch` question (expects an integer)"),
+        "{e}"
+    );
+}

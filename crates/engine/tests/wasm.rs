@@ -144,6 +144,10 @@ const LESSONS: &[(&str, &str, &str, &str)] = &[
     lesson!("15-coordinator-failover"),
     lesson!("16-rebalance-storm"),
     lesson!("17-admin-tools"),
+    lesson!("18-why-the-new-protocol"),
+    lesson!("19-epochs-and-reconciliation"),
+    lesson!("20-static-restart-both-protocols"),
+    lesson!("21-online-migration"),
 ];
 
 fn run(name: &str, json: &str) -> Simulation {

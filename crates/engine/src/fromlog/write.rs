@@ -572,6 +572,7 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         consumers,
         actions,
         preloaded_groups: Vec::new(),
+        mode: None,
     };
     (scenario, assumed)
 }

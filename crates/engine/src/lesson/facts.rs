@@ -51,6 +51,14 @@ pub const EVENT_KINDS: &[(&str, &[&str])] = &[
             "killed",
             "response_ignored",
             "request_timed_out",
+            // A consumer-protocol (KIP-848) member's own events.
+            "membership_started",
+            "membership_state_changed",
+            "membership_assignment_received",
+            "reconciliation_started",
+            "reconciliation_completed",
+            "reconciliation_discarded",
+            "poll_timer_expired",
         ],
     ),
     (
@@ -83,6 +91,17 @@ pub const EVENT_KINDS: &[(&str, &[&str])] = &[
             "record_appended",
             "partition_loaded",
             "partition_unloaded",
+            // Consumer groups (KIP-848).
+            "consumer_member_joined",
+            "consumer_static_member_replaced",
+            "consumer_group_epoch_bumped",
+            "consumer_target_assignment_computed",
+            "consumer_member_reconciled",
+            "consumer_static_member_left",
+            "consumer_member_fenced",
+            "consumer_group_state_changed",
+            "consumer_group_loaded",
+            "group_type_converted",
         ],
     ),
     (
@@ -158,7 +177,11 @@ impl MemberNames {
             if let SimEventKind::Client { consumer, event } = &e.kind {
                 use crate::client::ClientEvent as C;
                 match event {
-                    C::MemberIdAssigned { member_id } | C::JoinedGroup { member_id, .. } => {
+                    C::MemberIdAssigned { member_id }
+                    | C::JoinedGroup { member_id, .. }
+                    | C::ConsumerProtocol(crate::client::ConsumerProtocolEvent::Started {
+                        member_id, ..
+                    }) => {
                         names.insert(member_id.clone(), consumer.clone());
                     }
                     C::Started { .. } => consumers.push(consumer.clone()),
@@ -223,6 +246,10 @@ pub struct EventFacts {
     pub protocol: Option<String>,
     /// Duplicates in a processed batch.
     pub duplicates: Option<u64>,
+    /// A consumer-protocol epoch the event carries: the member epoch of a heartbeat, its
+    /// response, a member's reconciliation or state change; the group epoch of a bump; the
+    /// target assignment epoch of a computed target.
+    pub epoch: Option<i64>,
 }
 
 fn tp_string(v: &Value) -> Option<String> {
@@ -284,6 +311,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
                         .get("protocol_name")
                         .and_then(Value::as_str)
                         .map(str::to_owned);
+                    f.epoch = inner.get("member_epoch").and_then(Value::as_i64);
                 }
             }
             NetworkEvent::Delivered { from, to, api, .. } => {
@@ -324,7 +352,7 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
         SimEventKind::World { .. } => "world",
         SimEventKind::Network { .. } => "network",
     };
-    let (kind, body) = match v.get("event") {
+    let (mut kind, mut body) = match v.get("event") {
         Some(Value::String(s)) => (snake(s), Value::Null),
         Some(Value::Object(m)) => match m.iter().next() {
             Some((k, b)) => (snake(k), b.clone()),
@@ -332,6 +360,22 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
         },
         _ => (String::new(), Value::Null),
     };
+    // A consumer-protocol member's own event (`ClientEvent::ConsumerProtocol`): its kind is the
+    // inner one, named so as not to be confused with the classic client's or the coordinator's.
+    if f.source == "client" && kind == "consumer_protocol" {
+        let inner = match &body {
+            Value::String(s) => Some((snake(s), Value::Null)),
+            Value::Object(m) => m.iter().next().map(|(k, b)| (snake(k), b.clone())),
+            _ => None,
+        };
+        if let Some((k, b)) = inner {
+            kind = match k.as_str() {
+                "started" | "state_changed" | "assignment_received" => format!("membership_{k}"),
+                _ => k,
+            };
+            body = b;
+        }
+    }
     f.kind = kind;
     let str_of = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_owned);
     for key in ["member_id", "new_member_id"] {
@@ -379,11 +423,14 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
         f.error = Some("NONE".into());
     }
     match f.kind.as_str() {
-        "state_changed" | "member_state_changed" => {
+        "state_changed"
+        | "member_state_changed"
+        | "membership_state_changed"
+        | "consumer_group_state_changed" => {
             f.state = str_of("to");
             f.from_state = str_of("from");
         }
-        "group_loaded" => f.state = str_of("state"),
+        "group_loaded" | "consumer_member_reconciled" => f.state = str_of("state"),
         "generation_changed" => {
             f.generation = body.get("to").and_then(Value::as_i64);
             f.from_state = None;
@@ -402,6 +449,9 @@ pub fn facts(event: &SimEvent, names: &MemberNames) -> EventFacts {
         f.partitions = Some(ps.iter().filter_map(tp_string).collect());
     }
     f.duplicates = body.get("duplicates").and_then(Value::as_u64);
+    f.epoch = ["member_epoch", "epoch", "assignment_epoch", "group_epoch"]
+        .iter()
+        .find_map(|k| body.get(*k).and_then(Value::as_i64));
     f
 }
 
@@ -463,6 +513,11 @@ impl Matcher {
         }
         if let Some(g) = self.generation {
             if f.generation != Some(g) {
+                return false;
+            }
+        }
+        if let Some(ep) = self.epoch {
+            if f.epoch != Some(ep) {
                 return false;
             }
         }

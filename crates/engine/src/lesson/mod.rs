@@ -161,6 +161,11 @@ pub struct Matcher {
     /// Take the n-th matching event (default 1: the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<u32>,
+    /// A consumer-protocol epoch: the member epoch of a `ConsumerGroupHeartbeat` or its response,
+    /// of a member's reconciliation or state change; the group epoch of a bump; the target
+    /// assignment epoch of a computed target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<i64>,
 }
 
 /// A question asked before a key moment.
@@ -223,6 +228,27 @@ pub enum AnswerSpec {
     /// The error code carried by the reveal step's own event (`"ILLEGAL_GENERATION"`, ...).
     /// Choices are strings.
     EventError,
+    /// The consumer group's epoch (KIP-848), 0 without a consumer group. Choices are integers.
+    GroupEpoch,
+    /// The consumer group's target assignment epoch, 0 without a consumer group. Choices are
+    /// integers.
+    AssignmentEpoch,
+    /// The consumer group's derived state (`"Empty"`, `"Assigning"`, `"Reconciling"`,
+    /// `"Stable"`), `"none"` without a consumer group. Choices are strings.
+    ConsumerGroupState,
+    /// The member epoch the coordinator holds for the consumer's member id (-2 after a static
+    /// member's leave), -1 when the coordinator holds no such member. Choices are integers.
+    MemberEpoch {
+        /// The consumer.
+        consumer: String,
+    },
+    /// The coordinator's reconciliation state of the consumer's member (`"STABLE"`,
+    /// `"UNREVOKED_PARTITIONS"`, `"UNRELEASED_PARTITIONS"`, `"UNKNOWN"`), `"none"` when the
+    /// coordinator holds no such member. Choices are strings.
+    ReconciliationState {
+        /// The consumer.
+        consumer: String,
+    },
 }
 
 /// A choice's value: compared with the computed answer.
@@ -442,7 +468,9 @@ impl Lesson {
                 match &p.answer {
                     AnswerSpec::OwnedPartitions { consumer }
                     | AnswerSpec::MemberState { consumer }
-                    | AnswerSpec::HasDuplicates { consumer } => {
+                    | AnswerSpec::HasDuplicates { consumer }
+                    | AnswerSpec::MemberEpoch { consumer }
+                    | AnswerSpec::ReconciliationState { consumer } => {
                         known(format!("steps[{i}].predict.answer.consumer"), consumer)?
                     }
                     _ => {}
@@ -585,13 +613,18 @@ fn check_predict(path: &str, p: &Predict) -> Result<(), LessonError> {
                     | AnswerSpec::Protocol
                     | AnswerSpec::MemberState { .. }
                     | AnswerSpec::EventError
-                    | AnswerSpec::LastToJoin,
+                    | AnswerSpec::LastToJoin
+                    | AnswerSpec::ConsumerGroupState
+                    | AnswerSpec::ReconciliationState { .. },
                 AnswerValue::Text(_)
             ) | (
                 AnswerSpec::Generation
                     | AnswerSpec::MemberCount
                     | AnswerSpec::CommittedOffset { .. }
-                    | AnswerSpec::OffsetsPartition,
+                    | AnswerSpec::OffsetsPartition
+                    | AnswerSpec::GroupEpoch
+                    | AnswerSpec::AssignmentEpoch
+                    | AnswerSpec::MemberEpoch { .. },
                 AnswerValue::Number(_)
             ) | (AnswerSpec::HasDuplicates { .. }, AnswerValue::Bool(_))
                 | (AnswerSpec::OwnedPartitions { .. }, AnswerValue::Partitions(_))
@@ -633,6 +666,11 @@ impl AnswerSpec {
             Self::OffsetsPartition => "offsets_partition",
             Self::LastToJoin => "last_to_join",
             Self::EventError => "event_error",
+            Self::GroupEpoch => "group_epoch",
+            Self::AssignmentEpoch => "assignment_epoch",
+            Self::ConsumerGroupState => "consumer_group_state",
+            Self::MemberEpoch { .. } => "member_epoch",
+            Self::ReconciliationState { .. } => "reconciliation_state",
         }
     }
 
@@ -643,10 +681,16 @@ impl AnswerSpec {
             | Self::Protocol
             | Self::MemberState { .. }
             | Self::EventError
-            | Self::LastToJoin => "expects a string",
-            Self::Generation | Self::MemberCount | Self::CommittedOffset { .. } | Self::OffsetsPartition => {
-                "expects an integer"
-            }
+            | Self::LastToJoin
+            | Self::ConsumerGroupState
+            | Self::ReconciliationState { .. } => "expects a string",
+            Self::Generation
+            | Self::MemberCount
+            | Self::CommittedOffset { .. }
+            | Self::OffsetsPartition
+            | Self::GroupEpoch
+            | Self::AssignmentEpoch
+            | Self::MemberEpoch { .. } => "expects an integer",
             Self::HasDuplicates { .. } => "expects true or false",
             Self::OwnedPartitions { .. } => "expects a list of \"topic-partition\" strings",
         }
@@ -725,6 +769,30 @@ impl AnswerSpec {
             }
             Self::OffsetsPartition => {
                 AnswerValue::Number(i64::from(sim.coordinator().partition_for(sim.group_id())))
+            }
+            Self::GroupEpoch => {
+                AnswerValue::Number(i64::from(sim.consumer_group().map_or(0, |g| g.group_epoch)))
+            }
+            Self::AssignmentEpoch => {
+                AnswerValue::Number(i64::from(sim.consumer_group().map_or(0, |g| g.assignment_epoch)))
+            }
+            Self::ConsumerGroupState => AnswerValue::Text(
+                sim.consumer_group()
+                    .map_or_else(|| "none".to_owned(), |g| g.state.name().to_owned()),
+            ),
+            Self::MemberEpoch { consumer: name } => {
+                let id = consumer(name)?.member_id().to_owned();
+                let member = sim
+                    .consumer_group()
+                    .and_then(|g| g.members.into_iter().find(|m| m.member_id == id));
+                AnswerValue::Number(member.map_or(-1, |m| i64::from(m.member_epoch)))
+            }
+            Self::ReconciliationState { consumer: name } => {
+                let id = consumer(name)?.member_id().to_owned();
+                let member = sim
+                    .consumer_group()
+                    .and_then(|g| g.members.into_iter().find(|m| m.member_id == id));
+                AnswerValue::Text(member.map_or_else(|| "none".to_owned(), |m| m.state.name().to_owned()))
             }
             Self::EventError => {
                 let f = facts(anchor, &MemberNames::from_log(sim.log()));

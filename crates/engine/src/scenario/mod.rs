@@ -128,6 +128,11 @@ pub struct Scenario {
     /// "Preloaded groups"): the group's coordinator loads them as after a failover.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preloaded_groups: Vec<PreloadedGroup>,
+    /// How the playground opens this file: `"session"` (the default) or `"compare"` (the story
+    /// under every protocol side by side, [`crate::compare`]), as the playground's export writes
+    /// it. The simulation does not read it: `rebalance-sim run` runs the story as one session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<crate::share::LinkMode>,
 }
 
 fn default_group_id() -> String {
