@@ -32,7 +32,7 @@
 use crate::coordinator::{partition_for, PartitionStatus};
 use crate::protocol::{GroupState, NodeId};
 use crate::scenario::{ActionSpec, Scenario, ScenarioError};
-use crate::sim::{Action, ActionError, ConsumerView, SimEvent, SimEventKind, Simulation};
+use crate::sim::{Action, ActionError, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, WorldEvent};
 use crate::time::{SimDuration, SimTime};
 use crate::EventKind;
 
@@ -268,6 +268,63 @@ impl Session {
     /// are scheduled when the clock gets to them, snapshots are kept on the way.
     pub fn run_to(&mut self, until: SimTime) {
         self.first_snapshot();
+        self.replay_quietly(until.min(self.horizon));
+        self.run_recording(until);
+    }
+
+    /// Runs recorded time up to `until` (at most the horizon) with the simulation's log off: its
+    /// events were recorded, and would be dropped, so none is built. The count of emitted events
+    /// is then put back to what the recording had at `until` (the last recorded sequence number
+    /// there, less the scenario's `End` line, which only [`Session::run_to_end`] emits), so the
+    /// sequence numbers, and every byte of the log, are the same as after a replay with the log
+    /// on. Where the log no longer says that number (its oldest entries dropped), the replay
+    /// builds its events as before.
+    fn replay_quietly(&mut self, until: SimTime) {
+        if self.sim.now() >= until || self.sim.log_level() != LogLevel::All {
+            return;
+        }
+        // A snapshot is of a simulation with its log on (none falls due in recorded time).
+        let snapshot_due = self
+            .snapshots
+            .last()
+            .is_some_and(|s| s.at() + SimDuration::from_millis(self.snapshot_every) <= until);
+        if snapshot_due {
+            return;
+        }
+        let Some(emitted) = self.recorded_emitted(until) else {
+            return;
+        };
+        self.sim.set_log_level(LogLevel::Off);
+        self.run_recording(until);
+        self.sim.set_log_level(LogLevel::All);
+        self.sim.set_events_emitted(emitted);
+    }
+
+    /// How many events a replay with the log on has emitted once it has run every instant up to
+    /// `t` (recorded time), if the log still says.
+    fn recorded_emitted(&self, t: SimTime) -> Option<u64> {
+        let log = &self.log;
+        let i = log.partition_point(|e| e.at <= t);
+        let last = match (i.checked_sub(1).map(|j| &log[j]), log.first(), self.dropped_until) {
+            (Some(e), _, _) => e.seq,
+            // Nothing recorded up to `t`, and nothing dropped there.
+            (None, Some(first), None) => first.seq - 1,
+            (None, Some(first), Some(d)) if d <= t => first.seq - 1,
+            (None, None, None) => 0,
+            _ => return None,
+        };
+        let end = SimTime(self.base.end_ms);
+        let ended = end <= t
+            && log[..i]
+                .iter()
+                .rev()
+                .take_while(|e| e.at >= end)
+                .any(|e| matches!(e.kind, SimEventKind::World { event: WorldEvent::End }));
+        Some(last - u64::from(ended))
+    }
+
+    /// [`Session::run_to`]'s loop: actions scheduled and snapshots taken on the way.
+    fn run_recording(&mut self, until: SimTime) {
         loop {
             let action = self
                 .history
