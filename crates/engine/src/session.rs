@@ -313,13 +313,15 @@ impl Session {
             (None, None, None) => 0,
             _ => return None,
         };
+        // `End` is logged at the scenario's end, after everything else of that instant.
         let end = SimTime(self.base.end_ms);
-        let ended = end <= t
-            && log[..i]
+        let ended = end <= t && {
+            let at_end = log[..i].partition_point(|e| e.at < end);
+            log[at_end..i]
                 .iter()
-                .rev()
-                .take_while(|e| e.at >= end)
-                .any(|e| matches!(e.kind, SimEventKind::World { event: WorldEvent::End }));
+                .take_while(|e| e.at == end)
+                .any(|e| matches!(e.kind, SimEventKind::World { event: WorldEvent::End }))
+        };
         Some(last - u64::from(ended))
     }
 
