@@ -26,8 +26,11 @@
 //! is recorded as the old one was. [`Session::fork`] makes such a copy without applying anything.
 //!
 //! The log of the whole recorded session is kept once, in the session; [`Session::log`] is the
-//! part up to the shown time. Events the simulation emits again while it runs over recorded time
-//! are the recorded ones, and are dropped.
+//! part up to the shown time. While the simulation runs over recorded time (a seek, or playing on
+//! after one) its log is off: the events it would emit are the recorded ones, so none is built,
+//! and the count of emitted events is then set to the recording's (the sequence numbers of what
+//! follows are the same). Where the oldest lines were dropped and the count is not known, the
+//! replay builds its events and drops them.
 
 use crate::coordinator::{partition_for, PartitionStatus};
 use crate::protocol::{GroupState, NodeId};
