@@ -162,24 +162,31 @@ enum Chunk {
     Bytes(Vec<u8>),
 }
 
+/// How many emptied batches wait to be reused (each of about [`BATCH_EVENTS`] entries).
+const POOLED_BATCHES: usize = 16;
+
 /// The sending side of the trace's writer thread, and the batches it has written.
 struct Sender {
     to: mpsc::SyncSender<Chunk>,
     written: mpsc::Receiver<Vec<SimEvent>>,
+    /// Written batches, emptied, for the next ones (at most [`POOLED_BATCHES`]).
+    pool: std::cell::RefCell<Vec<Vec<SimEvent>>>,
 }
 
 impl Sender {
-    /// An empty log for the next step: a written batch's buffer if one has come back (its events
-    /// dropped here), else a new one. Any other written batches are dropped too.
+    /// An empty log for the next batch: a written batch's buffer (its events dropped here, where
+    /// they were made), else a new one with room for a batch (one allocation, not a log regrown
+    /// step by step).
     fn recycled(&self) -> Vec<SimEvent> {
-        let mut reuse = Vec::new();
+        let mut pool = self.pool.borrow_mut();
         while let Ok(mut batch) = self.written.try_recv() {
             batch.clear();
-            if batch.capacity() > reuse.capacity() {
-                reuse = batch;
+            if pool.len() < POOLED_BATCHES {
+                pool.push(batch);
             }
         }
-        reuse
+        pool.pop()
+            .unwrap_or_else(|| Vec::with_capacity(BATCH_EVENTS + BATCH_EVENTS / 4))
     }
 
     fn events(&self, events: Vec<SimEvent>) -> std::io::Result<()> {
@@ -234,7 +241,15 @@ impl Writer {
             to.write_all(&buf)?;
             to.flush()
         });
-        (Sender { to: send, written }, Self(thread))
+        let pool = std::cell::RefCell::new(Vec::new());
+        (
+            Sender {
+                to: send,
+                written,
+                pool,
+            },
+            Self(thread),
+        )
     }
 
     /// Waits for everything sent to be written (the sender must be dropped first).

@@ -156,7 +156,11 @@ fn kafka_3_9_coordinator_on_broker_5() {
     assert_eq!(s["group_id"], "orders-app");
     assert_eq!(s["cluster"]["brokers"], 6);
     // orders-app is on partition 5 of Kafka's default 50: the count is not written.
-    assert!(s["cluster"].get("offsets_partitions").is_none(), "{}", s["cluster"]);
+    assert!(
+        s["cluster"].get("offsets_partitions").is_none(),
+        "{}",
+        s["cluster"]
+    );
     let description = s["description"].as_str().unwrap();
     assert!(
         description.contains("the log's coordinator is broker 5") && description.contains("(line 3)"),
@@ -187,12 +191,18 @@ fn a_coordinator_over_the_broker_limit_is_an_assumption() {
     let path = temp("coordinator-1000.log", log.as_bytes());
     let (code, out, err) = run_command("from-log", &[path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("the log's coordinator is broker 1000, which a scenario cannot have"), "{err}");
+    assert!(
+        err.contains("the log's coordinator is broker 1000, which a scenario cannot have"),
+        "{err}"
+    );
     let s: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(s["cluster"].get("brokers").is_none(), "{}", s["cluster"]);
     let (code, out, _) = run_command("from-log", &[path.to_str().unwrap(), "--check"]);
     assert_eq!(code, 0);
-    assert!(out.contains("the log's is broker 1000 (line 3)") && out.contains(": differs"), "{out}");
+    assert!(
+        out.contains("the log's is broker 1000 (line 3)") && out.contains(": differs"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -35,7 +35,9 @@
 use crate::coordinator::{partition_for, PartitionStatus};
 use crate::protocol::{GroupState, NodeId};
 use crate::scenario::{ActionSpec, Scenario, ScenarioError};
-use crate::sim::{Action, ActionError, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, WorldEvent};
+use crate::sim::{
+    Action, ActionError, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, WorldEvent,
+};
 use crate::time::{SimDuration, SimTime};
 use crate::EventKind;
 
@@ -320,10 +322,14 @@ impl Session {
         let end = SimTime(self.base.end_ms);
         let ended = end <= t && {
             let at_end = log[..i].partition_point(|e| e.at < end);
-            log[at_end..i]
-                .iter()
-                .take_while(|e| e.at == end)
-                .any(|e| matches!(e.kind, SimEventKind::World { event: WorldEvent::End }))
+            log[at_end..i].iter().take_while(|e| e.at == end).any(|e| {
+                matches!(
+                    e.kind,
+                    SimEventKind::World {
+                        event: WorldEvent::End
+                    }
+                )
+            })
         };
         Some(last - u64::from(ended))
     }

@@ -344,9 +344,17 @@ fn a_seek_into_dropped_log_lines_keeps_the_event_count() {
         session.seek(t);
         let mut straight = rebalance_engine::Simulation::new(&written).unwrap();
         straight.run_until(t);
-        assert_eq!(session.sim().events_emitted(), straight.events_emitted(), "at {t}");
+        assert_eq!(
+            session.sim().events_emitted(),
+            straight.events_emitted(),
+            "at {t}"
+        );
         let kept = session.log();
-        assert_eq!(kept, &straight.log()[straight.log().len() - kept.len()..], "at {t}");
+        assert_eq!(
+            kept,
+            &straight.log()[straight.log().len() - kept.len()..],
+            "at {t}"
+        );
     }
     // A fork at 5 minutes: the new consumer's events follow on from the recorded count.
     session.seek(SimTime(5 * 60_000));

@@ -128,8 +128,8 @@ pub(crate) fn infer(seen: &Seen<'_>) -> Inferred {
     if brokers.is_none() {
         // No cluster size does it for this partition: move the group's partition instead (the
         // coordinator matters more than the partition's number), on the smallest cluster.
-        if let Some(n) = (1..=MAX_OFFSETS_PARTITIONS)
-            .find(|n| leader_of(partition_for(seen.group, *n), at_least) == b)
+        if let Some(n) =
+            (1..=MAX_OFFSETS_PARTITIONS).find(|n| leader_of(partition_for(seen.group, *n), at_least) == b)
         {
             let moved = partition_for(seen.group, n);
             say(
@@ -151,7 +151,10 @@ pub(crate) fn infer(seen: &Seen<'_>) -> Inferred {
                 format!("the replay's {n}-broker cluster (the default) has it lead")
             } else {
                 out.brokers = Some(n);
-                format!("the replay has {n} brokers (ids 0..{}), the smallest cluster that has it lead", n - 1)
+                format!(
+                    "the replay has {n} brokers (ids 0..{}), the smallest cluster that has it lead",
+                    n - 1
+                )
             };
             let mut lines = vec![line];
             if let Some((_, l)) = highest.filter(|(h, _)| *h != b) {

@@ -12,8 +12,8 @@ use std::str::FromStr;
 use crate::assignor::Strategy;
 use crate::client::GroupProtocol;
 use crate::scenario::{
-    ActionSpec, ClusterSettings, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS, MAX_END_MS,
-    MAX_TEXT_CHARS, SCENARIO_VERSION,
+    ActionSpec, ClusterSettings, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS,
+    MAX_END_MS, MAX_TEXT_CHARS, SCENARIO_VERSION,
 };
 use crate::topic::Subscription;
 
