@@ -3,8 +3,10 @@
 //! event), or one readable English line per event (`text`; routine detail such as heartbeats only
 //! with `--detail`), followed by `# ` summary lines. The same file always gives the same bytes.
 //!
-//! The trace is streamed: each step's events are handed to a writer thread, which formats them in
-//! order (through a 64 KiB buffer) and drops them, so memory does not grow with simulated time. A run is bounded
+//! The trace is streamed: the events of a few steps at a time (a batch of about
+//! [`BATCH_EVENTS`]) are handed to a writer thread, which formats them in order (through a 64 KiB
+//! buffer) and sends the batch back to be emptied and reused, so memory does not grow with
+//! simulated time. A run is bounded
 //! ([`MAX_RUN_EVENTS`], [`MAX_RUN_INSTANTS`]) unless `--no-limit` is given; a run the limits stop
 //! has streamed the trace up to that point, says on stderr where and why it stopped, and exits 2
 //! (the trace is then incomplete and has no summary).
@@ -69,14 +71,17 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     };
     // The group's `__consumer_offsets` partition is compacted as it grows (the trace is the same).
     sim.set_log_compaction(Some(COMPACTION_BATCH));
-    // The trace streams: each step's events go to a writer thread, which serialises them in order
+    // The trace streams: batches of events go to a writer thread, which serialises them in order
     // and drops them, so memory stays flat however long the run, and the simulation does not wait
     // for the formatting (the text summary at the end reads the final state, not the log).
     let (send, writer) = Writer::start(format, detail);
-    let mut streamed = run_bounded(&mut sim, limited, |sim| {
+    let mut streamed = run_bounded(&mut sim, limited, |sim, flush| {
+        if !flush && sim.log().len() < BATCH_EVENTS {
+            return Ok(());
+        }
         let log = sim.take_log();
         // A written batch comes back to be emptied here, where its events were made (freeing
-        // them on the writer's thread costs more), and its buffer is the next step's log.
+        // them on the writer's thread costs more), and its buffer is the next batch's log.
         sim.put_log(send.recycled());
         send.events(log)
     });
@@ -139,36 +144,49 @@ pub(crate) fn read_scenario(path: &str) -> Result<String, String> {
 /// How much of the trace is gathered before it is written.
 const OUTPUT_BUFFER: usize = 1 << 16;
 
-/// How many steps' events may wait for the writer thread: the bound on the memory a run holds
-/// when the simulation is faster than the formatting.
-const QUEUED_STEPS: usize = 1024;
+/// How many events the simulation gathers (over as many steps as it takes) before it hands them
+/// to the writer thread. A batch's buffer is reused once written, so the log rarely grows by
+/// reallocation: a log grown from nothing at every step, by reallocations that touch fresh pages,
+/// was the simulation thread's largest cost with the trace on (measured with `perf`).
+const BATCH_EVENTS: usize = 4096;
+
+/// How many batches may wait for the writer thread: the bound on the memory a run holds when the
+/// simulation is faster than the formatting.
+const QUEUED_BATCHES: usize = 64;
 
 /// What the simulation sends the writer thread.
 enum Chunk {
-    /// One step's events, to be formatted.
+    /// A batch of events (of one or more steps), to be formatted.
     Events(Vec<SimEvent>),
     /// Bytes already formatted (the summary).
     Bytes(Vec<u8>),
 }
 
+/// How many emptied batches wait to be reused (each of about [`BATCH_EVENTS`] entries).
+const POOLED_BATCHES: usize = 16;
+
 /// The sending side of the trace's writer thread, and the batches it has written.
 struct Sender {
     to: mpsc::SyncSender<Chunk>,
     written: mpsc::Receiver<Vec<SimEvent>>,
+    /// Written batches, emptied, for the next ones (at most [`POOLED_BATCHES`]).
+    pool: std::cell::RefCell<Vec<Vec<SimEvent>>>,
 }
 
 impl Sender {
-    /// An empty log for the next step: a written batch's buffer if one has come back (its events
-    /// dropped here), else a new one. Any other written batches are dropped too.
+    /// An empty log for the next batch: a written batch's buffer (its events dropped here, where
+    /// they were made), else a new one with room for a batch (one allocation, not a log regrown
+    /// step by step).
     fn recycled(&self) -> Vec<SimEvent> {
-        let mut reuse = Vec::new();
+        let mut pool = self.pool.borrow_mut();
         while let Ok(mut batch) = self.written.try_recv() {
             batch.clear();
-            if batch.capacity() > reuse.capacity() {
-                reuse = batch;
+            if pool.len() < POOLED_BATCHES {
+                pool.push(batch);
             }
         }
-        reuse
+        pool.pop()
+            .unwrap_or_else(|| Vec::with_capacity(BATCH_EVENTS + BATCH_EVENTS / 4))
     }
 
     fn events(&self, events: Vec<SimEvent>) -> std::io::Result<()> {
@@ -198,8 +216,8 @@ struct Writer(std::thread::JoinHandle<std::io::Result<()>>);
 
 impl Writer {
     fn start(format: Format, detail: bool) -> (Sender, Self) {
-        let (send, receive) = mpsc::sync_channel::<Chunk>(QUEUED_STEPS);
-        let (done, written) = mpsc::sync_channel::<Vec<SimEvent>>(QUEUED_STEPS);
+        let (send, receive) = mpsc::sync_channel::<Chunk>(QUEUED_BATCHES);
+        let (done, written) = mpsc::sync_channel::<Vec<SimEvent>>(QUEUED_BATCHES);
         let thread = std::thread::spawn(move || {
             let mut buf = Vec::with_capacity(2 * OUTPUT_BUFFER);
             let mut to = std::io::stdout().lock();
@@ -223,7 +241,15 @@ impl Writer {
             to.write_all(&buf)?;
             to.flush()
         });
-        (Sender { to: send, written }, Self(thread))
+        let pool = std::cell::RefCell::new(Vec::new());
+        (
+            Sender {
+                to: send,
+                written,
+                pool,
+            },
+            Self(thread),
+        )
     }
 
     /// Waits for everything sent to be written (the sender must be dropped first).
@@ -243,15 +269,16 @@ enum Stop {
 }
 
 /// Runs the simulation to its end, unless (if `limited`) it does more than [`MAX_RUN_EVENTS`]
-/// events or [`MAX_RUN_INSTANTS`] instants first; `drain` takes each step's events.
+/// events or [`MAX_RUN_INSTANTS`] instants first; `drain` is called after each step, and with
+/// `true` (take everything) before the run returns.
 fn run_bounded(
     sim: &mut Simulation,
     limited: bool,
-    mut drain: impl FnMut(&mut Simulation) -> std::io::Result<()>,
+    mut drain: impl FnMut(&mut Simulation, bool) -> std::io::Result<()>,
 ) -> Result<(), Stop> {
     let Some(end) = sim.end() else {
         sim.run_to_end();
-        return drain(sim).map_err(Stop::Write);
+        return drain(sim, true).map_err(Stop::Write);
     };
     let mut instants = 0u64;
     while let Some(t) = sim.next_event_time() {
@@ -268,6 +295,8 @@ fn run_bounded(
             None
         };
         if let Some(limit) = over {
+            // What ran so far is streamed before the run stops.
+            drain(sim, true).map_err(Stop::Write)?;
             return Err(Stop::Limit(format!(
                 "stopped at {t} of {end}: the run went past {limit} (the limit of one run); shorten \
                  end_ms or make the scenario less busy (longer intervals, some latency), or lift the \
@@ -276,10 +305,10 @@ fn run_bounded(
         }
         sim.step();
         instants += 1;
-        drain(sim).map_err(Stop::Write)?;
+        drain(sim, false).map_err(Stop::Write)?;
     }
     sim.run_to_end();
-    drain(sim).map_err(Stop::Write)
+    drain(sim, true).map_err(Stop::Write)
 }
 
 struct Options {

@@ -1,7 +1,7 @@
 //! `rebalance-sim from-log`: logs written from the reference's formats (`kafka-log-lines.md`) for
 //! Kafka 2.4 (broker only), 3.6 (client only, two files, cooperative-sticky), 3.9 (broker and
 //! clients interleaved: the lesson's rebalance storm), 4.0 (the Java coordinator, static members,
-//! broker only) and 4.1 (the consumer protocol, interleaved), each with other loggers' lines mixed
+//! broker only), 4.1 (the consumer protocol, interleaved) and a 3.9 log whose coordinator is broker 5, each with other loggers' lines mixed
 //! in. The scenario, the assumptions and the `--check` table are compared with golden files in
 //! `tests/golden_from_log/` (`UPDATE_GOLDEN=1` rewrites them; review the diff). Hostile inputs get
 //! messages, never a panic.
@@ -141,6 +141,68 @@ fn kafka_4_1_consumer_protocol() {
     // Fenced after its session expired (§3) and never seen again: it died 45 s before.
     assert_eq!(actions_of(&s, "consumer-orders-app-2"), ["kill"]);
     assert!(s["description"].as_str().unwrap().contains("`uniform` assignor"));
+}
+
+/// A group whose coordinator is broker 5 (the broker's prefix, and the client's `Discovered group
+/// coordinator ... (id: 2147483642 ...)`, `Integer.MAX_VALUE - 5`), on `__consumer_offsets-5`:
+/// the replay has the smallest cluster in which broker 5 leads partition 5 (6 brokers), and
+/// `--check` says the coordinators are the same.
+#[test]
+fn kafka_3_9_coordinator_on_broker_5() {
+    let s = replay(
+        "kafka-3.9-coordinator-5",
+        &[&format!("{LOGS}/kafka-3.9-coordinator-5.log")],
+    );
+    assert_eq!(s["group_id"], "orders-app");
+    assert_eq!(s["cluster"]["brokers"], 6);
+    // orders-app is on partition 5 of Kafka's default 50: the count is not written.
+    assert!(
+        s["cluster"].get("offsets_partitions").is_none(),
+        "{}",
+        s["cluster"]
+    );
+    let description = s["description"].as_str().unwrap();
+    assert!(
+        description.contains("the log's coordinator is broker 5") && description.contains("(line 3)"),
+        "{description}"
+    );
+    let (code, out, err) = run_command(
+        "from-log",
+        &[&format!("{LOGS}/kafka-3.9-coordinator-5.log"), "--check"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("the replay's is broker 5 (leader of __consumer_offsets-5): same"),
+        "{out}"
+    );
+}
+
+/// The same log with the coordinator's id out of the scenario format's range (broker 1000, over
+/// the 100-broker limit): an assumption, not a failure, and `--check` says the coordinators differ.
+#[test]
+fn a_coordinator_over_the_broker_limit_is_an_assumption() {
+    let log = std::fs::read_to_string(format!(
+        "{}/tests/logs/kafka-3.9-coordinator-5.log",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace("[GroupCoordinator 5]", "[GroupCoordinator 1000]")
+    .replace("(id: 2147483642 ", "(id: 2147482647 ");
+    let path = temp("coordinator-1000.log", log.as_bytes());
+    let (code, out, err) = run_command("from-log", &[path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the log's coordinator is broker 1000, which a scenario cannot have"),
+        "{err}"
+    );
+    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(s["cluster"].get("brokers").is_none(), "{}", s["cluster"]);
+    let (code, out, _) = run_command("from-log", &[path.to_str().unwrap(), "--check"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("the log's is broker 1000 (line 3)") && out.contains(": differs"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -185,9 +186,10 @@ pub struct Network {
     rng: SplitMix64,
     next_id: u64,
     /// (deliver_at, id) → message.
-    /// Boxed: messages are large, and a B-tree node shifts its values on every insert and
-    /// removal.
-    in_flight: BTreeMap<(SimTime, u64), Box<Message>>,
+    /// Behind a pointer: messages are large, and a B-tree node shifts its values on every insert
+    /// and removal. Shared (`Arc`): the log's `Sent` line holds the same message, not a copy, and
+    /// a snapshot of the network copies pointers.
+    in_flight: BTreeMap<(SimTime, u64), Arc<Message>>,
     /// Latest delivery time per (connection, direction), for FIFO order.
     last_delivery: BTreeMap<(ConnectionId, bool), SimTime>,
 }
@@ -224,11 +226,10 @@ impl Network {
         correlation_id: i32,
         payload: Payload,
     ) -> Message {
-        self.enqueue(now, from, to, connection, correlation_id, payload)
-            .clone()
+        Message::clone(self.enqueue(now, from, to, connection, correlation_id, payload))
     }
 
-    /// [`Network::send`] without the copy: returns the scheduled message by reference.
+    /// [`Network::send`] without the copy: returns the scheduled message, shared.
     pub(crate) fn enqueue(
         &mut self,
         now: SimTime,
@@ -237,7 +238,7 @@ impl Network {
         connection: ConnectionId,
         correlation_id: i32,
         payload: Payload,
-    ) -> &Message {
+    ) -> &Arc<Message> {
         let c = &self.config;
         let mut latency = c.latency_ms;
         if c.jitter_ms > 0 {
@@ -273,7 +274,7 @@ impl Network {
             fault,
         };
         // Ids are unique, so the key is new.
-        self.in_flight.entry((deliver_at, id)).or_insert(Box::new(msg))
+        self.in_flight.entry((deliver_at, id)).or_insert(Arc::new(msg))
     }
 
     /// When the next message arrives (or is lost).
@@ -281,13 +282,14 @@ impl Network {
         self.in_flight.keys().next().map(|(t, _)| *t)
     }
 
-    /// Removes and returns the next message due at or before `now`.
+    /// Removes and returns the next message due at or before `now` (a copy only if the log
+    /// still holds it).
     pub fn pop_due(&mut self, now: SimTime) -> Option<Message> {
         let entry = self.in_flight.first_entry()?;
         if entry.key().0 > now {
             return None;
         }
-        Some(*entry.remove())
+        Some(Arc::unwrap_or_clone(entry.remove()))
     }
 
     /// Every message in flight, by delivery time.

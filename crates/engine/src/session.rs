@@ -26,13 +26,18 @@
 //! is recorded as the old one was. [`Session::fork`] makes such a copy without applying anything.
 //!
 //! The log of the whole recorded session is kept once, in the session; [`Session::log`] is the
-//! part up to the shown time. Events the simulation emits again while it runs over recorded time
-//! are the recorded ones, and are dropped.
+//! part up to the shown time. While the simulation runs over recorded time (a seek, or playing on
+//! after one) its log is off: the events it would emit are the recorded ones, so none is built,
+//! and the count of emitted events is then set to the recording's (the sequence numbers of what
+//! follows are the same). Where the oldest lines were dropped and the count is not known, the
+//! replay builds its events and drops them.
 
 use crate::coordinator::{partition_for, PartitionStatus};
 use crate::protocol::{GroupState, NodeId};
 use crate::scenario::{ActionSpec, Scenario, ScenarioError};
-use crate::sim::{Action, ActionError, ConsumerView, SimEvent, SimEventKind, Simulation};
+use crate::sim::{
+    Action, ActionError, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, WorldEvent,
+};
 use crate::time::{SimDuration, SimTime};
 use crate::EventKind;
 
@@ -268,6 +273,69 @@ impl Session {
     /// are scheduled when the clock gets to them, snapshots are kept on the way.
     pub fn run_to(&mut self, until: SimTime) {
         self.first_snapshot();
+        self.replay_quietly(until.min(self.horizon));
+        self.run_recording(until);
+    }
+
+    /// Runs recorded time up to `until` (at most the horizon) with the simulation's log off: its
+    /// events were recorded, and would be dropped, so none is built. The count of emitted events
+    /// is then put back to what the recording had at `until` (the last recorded sequence number
+    /// there, less the scenario's `End` line, which only [`Session::run_to_end`] emits), so the
+    /// sequence numbers, and every byte of the log, are the same as after a replay with the log
+    /// on. Where the log no longer says that number (its oldest entries dropped), the replay
+    /// builds its events as before.
+    fn replay_quietly(&mut self, until: SimTime) {
+        if self.sim.now() >= until || self.sim.log_level() != LogLevel::All {
+            return;
+        }
+        // A snapshot is of a simulation with its log on (none falls due in recorded time).
+        let snapshot_due = self
+            .snapshots
+            .last()
+            .is_some_and(|s| s.at() + SimDuration::from_millis(self.snapshot_every) <= until);
+        if snapshot_due {
+            return;
+        }
+        let Some(emitted) = self.recorded_emitted(until) else {
+            return;
+        };
+        self.sim.set_log_level(LogLevel::Off);
+        self.run_recording(until);
+        self.sim.set_log_level(LogLevel::All);
+        self.sim.set_events_emitted(emitted);
+    }
+
+    /// How many events a replay with the log on has emitted once it has run every instant up to
+    /// `t` (recorded time), if the log still says.
+    fn recorded_emitted(&self, t: SimTime) -> Option<u64> {
+        let log = &self.log;
+        let i = log.partition_point(|e| e.at <= t);
+        let last = match (i.checked_sub(1).map(|j| &log[j]), log.first(), self.dropped_until) {
+            (Some(e), _, _) => e.seq,
+            // Nothing recorded up to `t`, and nothing dropped there.
+            (None, Some(first), None) => first.seq - 1,
+            (None, Some(first), Some(d)) if d <= t => first.seq - 1,
+            (None, None, None) => 0,
+            _ => return None,
+        };
+        // `End` is logged at the scenario's end, after everything else of that instant.
+        let end = SimTime(self.base.end_ms);
+        let ended = end <= t && {
+            let at_end = log[..i].partition_point(|e| e.at < end);
+            log[at_end..i].iter().take_while(|e| e.at == end).any(|e| {
+                matches!(
+                    e.kind,
+                    SimEventKind::World {
+                        event: WorldEvent::End
+                    }
+                )
+            })
+        };
+        Some(last - u64::from(ended))
+    }
+
+    /// [`Session::run_to`]'s loop: actions scheduled and snapshots taken on the way.
+    fn run_recording(&mut self, until: SimTime) {
         loop {
             let action = self
                 .history

@@ -288,3 +288,81 @@ fn a_long_session_keeps_a_bounded_log_and_says_what_it_dropped() {
     let kept = session.log();
     assert_eq!(kept, &fresh.log()[fresh.log().len() - kept.len()..]);
 }
+
+/// A seek replays recorded time without building its events (they were recorded); what it shows
+/// must still be exactly what a simulation run straight to that moment has: the same log, the
+/// same count of events emitted, the same consumers. Then playing on from there (a fork applying
+/// an action) numbers the new events as a straight run does.
+#[test]
+fn a_seek_shows_exactly_what_a_straight_run_to_that_moment_has() {
+    let mut rng = SplitMix64::new(20_261_202);
+    for (name, s) in shipped() {
+        let mut session = Session::new(s.clone()).unwrap();
+        session.run_to_end();
+        let end = session.now().as_millis();
+        for _ in 0..4 {
+            let t = SimTime(rng.next_u64() % (end + 1));
+            session.seek(t);
+            let mut straight = rebalance_engine::Simulation::new(&s).unwrap();
+            straight.run_until(t);
+            assert_eq!(
+                session.sim().events_emitted(),
+                straight.events_emitted(),
+                "{name} at {t}"
+            );
+            assert_eq!(session.log(), straight.log(), "{name} at {t}");
+            assert_eq!(session.sim().consumers(), straight.consumers(), "{name} at {t}");
+        }
+        // The end again: the recorded `End` line is shown once, as a straight run logs it.
+        session.seek(SimTime(end));
+        session.run_to_end();
+        let straight = run_to_end(&s);
+        assert_eq!(session.log(), straight.log(), "{name} at its end");
+    }
+}
+
+/// The same with a log short enough that its oldest entries are dropped: a seek to a moment whose
+/// lines are gone still counts the events as a straight run does, and a fork from there numbers
+/// its new events as the replay of its scenario does.
+#[test]
+fn a_seek_into_dropped_log_lines_keeps_the_event_count() {
+    let mut session = Session::new(scenario_with_topic(7))
+        .unwrap()
+        .with_log_limit(2_000);
+    for name in ["C1", "C2", "C3"] {
+        session.apply(add(name)).unwrap();
+    }
+    session.run_to(SimTime(10 * 60_000));
+    let dropped = session.log_dropped_before().expect("old entries were dropped");
+    let written = session.to_scenario();
+    let mut rng = SplitMix64::new(3);
+    let mut times: Vec<u64> = (0..6).map(|_| rng.next_u64() % 600_001).collect();
+    times.push(dropped.as_millis().saturating_sub(1));
+    times.push(dropped.as_millis());
+    for t in times {
+        let t = SimTime(t);
+        session.seek(t);
+        let mut straight = rebalance_engine::Simulation::new(&written).unwrap();
+        straight.run_until(t);
+        assert_eq!(
+            session.sim().events_emitted(),
+            straight.events_emitted(),
+            "at {t}"
+        );
+        let kept = session.log();
+        assert_eq!(
+            kept,
+            &straight.log()[straight.log().len() - kept.len()..],
+            "at {t}"
+        );
+    }
+    // A fork at 5 minutes: the new consumer's events follow on from the recorded count.
+    session.seek(SimTime(5 * 60_000));
+    session.apply(add("C4")).unwrap();
+    session.run_to(SimTime(6 * 60_000));
+    let mut straight = rebalance_engine::Simulation::new(&session.to_scenario()).unwrap();
+    straight.run_until(SimTime(6 * 60_000));
+    assert_eq!(session.sim().events_emitted(), straight.events_emitted());
+    let kept = session.log();
+    assert_eq!(kept, &straight.log()[straight.log().len() - kept.len()..]);
+}

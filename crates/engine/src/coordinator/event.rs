@@ -261,8 +261,8 @@ pub enum EventKind {
     RecordAppended {
         /// The partition.
         partition: i32,
-        /// The record.
-        record: Record,
+        /// The record: the one in the partition's log, shared (not a copy).
+        record: std::sync::Arc<Record>,
     },
     /// An append that something waited on failed (e.g. `REQUEST_TIMED_OUT`: not replicated within
     /// `offsets.commit.timeout.ms`); what waited gets the mapped error.

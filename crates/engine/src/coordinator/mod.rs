@@ -285,10 +285,10 @@ impl Io {
             body,
         };
         let offset = record.offset;
-        if self.quiet {
-            log.records.push(Arc::new(record));
-        } else {
-            log.records.push(Arc::new(record.clone()));
+        let record = Arc::new(record);
+        log.records.push(Arc::clone(&record));
+        if !self.quiet {
+            // The log's line shares the record (no copy).
             self.emit(EventKind::RecordAppended { partition, record });
         }
         Ok(offset)

@@ -31,8 +31,28 @@ pub struct Row {
 pub struct Check {
     /// Every milestone, in the log's order, the simulation's extra ones at their place.
     pub rows: Vec<Row>,
-    /// Rows that differ.
+    /// Rows that differ (the coordinator included).
     pub differences: usize,
+    /// The group's coordinator in the log and in the replay, when the log shows it.
+    pub coordinator: Option<CoordinatorRow>,
+}
+
+/// The group's coordinator, as the log shows it and as the replay places it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoordinatorRow {
+    /// The log's coordinator and the first line that shows it.
+    pub log: (i32, LineRef),
+    /// The replay's (the leader of the group's `__consumer_offsets` partition).
+    pub sim: i32,
+    /// The replay's partition of the group.
+    pub partition: i32,
+}
+
+impl CoordinatorRow {
+    /// Whether the replay's coordinator is the log's.
+    pub fn same(&self) -> bool {
+        self.log.0 == self.sim
+    }
 }
 
 /// Runs the replay's scenario and compares. `Err` when the scenario cannot run (the message says
@@ -41,6 +61,12 @@ pub fn check(replay: &Replay) -> Result<Check, String> {
     let mut session =
         Session::new(replay.scenario.clone()).map_err(|e| format!("the replay cannot run: {e}"))?;
     session.run_to(SimTime(replay.scenario.end_ms));
+    let view = session.group_view();
+    let coordinator = replay.coordinator.map(|log| CoordinatorRow {
+        log,
+        sim: view.coordinator.0,
+        partition: view.partition,
+    });
     let group = replay.scenario.group_id.as_str();
     let mut sim: Vec<(u64, Milestone)> = Vec::new();
     for e in session.log() {
@@ -117,7 +143,14 @@ pub fn check(replay: &Replay) -> Result<Check, String> {
             note: format!("the log does not show {m} (it may end before it)"),
         });
     }
-    Ok(Check { rows, differences })
+    if coordinator.as_ref().is_some_and(|c| !c.same()) {
+        differences += 1;
+    }
+    Ok(Check {
+        rows,
+        differences,
+        coordinator,
+    })
 }
 
 fn secs(ms: u64) -> String {
@@ -188,6 +221,20 @@ pub fn render(replay: &Replay, check: &Check) -> String {
     let mut out = format!("{:<w0$} | {:<w1$} | difference\n", "log", "simulation");
     for [l, r, n] in &cells {
         out.push_str(&format!("{l:<w0$} | {r:<w1$} | {n}\n"));
+    }
+    if let Some(c) = &check.coordinator {
+        let (b, l) = c.log;
+        out.push_str(&format!(
+            "coordinator: the log's is broker {b} ({}), the replay's is broker {} (leader of __consumer_offsets-{}): {}\n",
+            replay.where_is(l),
+            c.sim,
+            c.partition,
+            if c.same() {
+                "same".to_owned()
+            } else {
+                format!("differs (the replay could not place the group on broker {b}; see the assumptions)")
+            }
+        ));
     }
     out.push_str(&format!(
         "{} milestone(s) from the log, {} difference(s) (tolerance {TOLERANCE_MS} ms)\n",

@@ -42,6 +42,9 @@ pub(crate) struct Anatomy<'a> {
     pub body: &'a str,
     /// The source.
     pub origin: Origin,
+    /// The `__consumer_offsets` partition the line names: the Java coordinator's
+    /// `partition=N` prefix or the Scala lines' `(__consumer_offsets-N)` (broker lines only).
+    pub offsets_partition: Option<i32>,
 }
 
 /// The compiled patterns of the line anatomy.
@@ -52,6 +55,8 @@ pub(crate) struct Prefixes {
     java_broker: Regex,
     client: Regex,
     logger_suffix: Regex,
+    scala_gmm: Regex,
+    offsets_partition: Regex,
 }
 
 impl Prefixes {
@@ -62,9 +67,11 @@ impl Prefixes {
             date_time: re(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.](\d{1,9}))?"),
             time_only: re(r"^\[?(\d{2}):(\d{2}):(\d{2})[,.](\d{1,9})"),
             scala_broker: re(r"\[GroupCoordinator (\d+)\]: "),
-            java_broker: re(r"\[GroupCoordinator id=(\d+)(?: topic=\S+ partition=\d+)?\] "),
+            java_broker: re(r"\[GroupCoordinator id=(\d+)(?: topic=\S+ partition=(\d+))?\] "),
             client: re(r"\[Consumer (?:instanceId=([^,\]]*), )?clientId=([^,\]]*), groupId=([^\]]*)\] "),
             logger_suffix: re(r" \((?:kafka|org\.apache\.kafka)[\w.$]*\)\s*$"),
+            scala_gmm: re(r"\[GroupMetadataManager brokerId=(\d+)\] "),
+            offsets_partition: re(r"\(__consumer_offsets-(\d+)\)"),
         }
     }
 
@@ -91,6 +98,9 @@ impl Prefixes {
             body = &body[..m.start()];
         }
         let mut origin = Origin::Unknown;
+        let mut offsets_partition = None;
+        // An id or partition too large for an i32 is not one (`None`).
+        let number = |m: Option<regex_lite::Match<'_>>| m.and_then(|m| m.as_str().parse::<i32>().ok());
         if let Some(c) = self.client.captures(body) {
             let whole = c.get(0).map_or(0..0, |m| m.range());
             let opt = |s: Option<regex_lite::Match<'_>>| {
@@ -110,7 +120,14 @@ impl Prefixes {
         {
             let whole = c.get(0).map_or(0..0, |m| m.range());
             origin = Origin::Broker {
-                broker: c.get(1).and_then(|m| m.as_str().parse().ok()),
+                broker: number(c.get(1)),
+            };
+            offsets_partition = number(c.get(2));
+            body = &body[whole.end..];
+        } else if let Some(c) = self.scala_gmm.captures(body) {
+            let whole = c.get(0).map_or(0..0, |m| m.range());
+            origin = Origin::Broker {
+                broker: number(c.get(1)),
             };
             body = &body[whole.end..];
         } else if body.contains("[GroupMetadataManager brokerId=") {
@@ -119,11 +136,15 @@ impl Prefixes {
                 body = &body[i + 2..];
             }
         }
+        if matches!(origin, Origin::Broker { .. }) && offsets_partition.is_none() {
+            offsets_partition = number(self.offsets_partition.captures(body).and_then(|c| c.get(1)));
+        }
         Anatomy {
             at_ms,
             time_only,
             body,
             origin,
+            offsets_partition,
         }
     }
 }

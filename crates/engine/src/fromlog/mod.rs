@@ -26,6 +26,7 @@ mod broker_consumer;
 pub mod check;
 mod client_classic;
 mod client_consumer;
+mod cluster;
 pub(crate) mod line;
 mod story;
 mod write;
@@ -111,6 +112,9 @@ pub struct Replay {
     pub milestones: Vec<(u64, LineRef, Milestone)>,
     /// Whether the group uses the consumer protocol (KIP-848).
     pub consumer_protocol: bool,
+    /// The group's coordinator as the log shows it (a broker line's prefix, or a client's
+    /// `Discovered group coordinator`): the broker id and the first line that shows it.
+    pub coordinator: Option<(i32, LineRef)>,
     /// The files read, in order.
     pub files: Vec<String>,
     /// What was read.
@@ -197,6 +201,9 @@ pub struct Importer {
     groups: BTreeMap<String, u64>,
     stats: Stats,
     first_over_limit: Option<LineRef>,
+    /// The highest broker id a line's prefix shows (any line, of any logger), and the first line
+    /// that shows it.
+    highest_broker: Option<(i32, LineRef)>,
 }
 
 impl Default for Importer {
@@ -222,6 +229,7 @@ impl Importer {
             groups: BTreeMap::new(),
             stats: Stats::default(),
             first_over_limit: None,
+            highest_broker: None,
         }
     }
 
@@ -284,6 +292,11 @@ impl Importer {
             return;
         }
         let a = self.prefixes.anatomy(text);
+        if let line::Origin::Broker { broker: Some(b) } = a.origin {
+            if self.highest_broker.is_none_or(|(h, _)| b > h) {
+                self.highest_broker = Some((b, here));
+            }
+        }
         let recognised = match &a.origin {
             line::Origin::Client { group_id, .. } => self
                 .client_classic
@@ -335,6 +348,7 @@ impl Importer {
             at_line: here,
             group,
             origin: a.origin,
+            offsets_partition: a.offsets_partition,
             fact,
             text: excerpt,
         });
@@ -395,6 +409,7 @@ impl Importer {
             other_groups: &other_groups,
             time_only_lines: &self.time_only_lines,
             first_over_limit: self.first_over_limit,
+            highest_broker: self.highest_broker,
         };
         let (scenario, assumptions) = write::scenario(&story, &ctx);
         let milestones = story
@@ -408,6 +423,7 @@ impl Importer {
             marks,
             milestones,
             consumer_protocol: story.consumer_protocol,
+            coordinator: story.coordinator,
             files: self.files,
             stats: self.stats,
             other_groups,

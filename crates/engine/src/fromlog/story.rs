@@ -125,6 +125,8 @@ pub(crate) struct Entry {
     pub group: Option<String>,
     /// Who printed it.
     pub origin: Origin,
+    /// The `__consumer_offsets` partition a broker line names.
+    pub offsets_partition: Option<i32>,
     /// What it says.
     pub fact: Fact,
     /// The line, cut to [`super::MAX_MARK_CHARS`].
@@ -224,6 +226,8 @@ pub(crate) struct Story {
     pub broker_lines: u64,
     pub client_lines: u64,
     pub coordinator: Option<(i32, LineRef)>,
+    /// The group's `__consumer_offsets` partition as its broker lines name it (the first).
+    pub offsets_partition: Option<(i32, LineRef)>,
     /// Line forms that date the log (`Java coordinator`, `Generation{...}`, ...).
     pub version_hints: Vec<&'static str>,
     /// Lines that contradict what came before (at most 20 kept).
@@ -291,6 +295,7 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         broker_lines: 0,
         client_lines: 0,
         coordinator: None,
+        offsets_partition: None,
         version_hints: Vec::new(),
         contradictions: Vec::new(),
     };
@@ -730,6 +735,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         }
         if let Origin::Broker { broker: Some(b) } = e.origin {
             story.coordinator.get_or_insert((b, line));
+        }
+        if let Some(p) = e.offsets_partition {
+            story.offsets_partition.get_or_insert((p, line));
         }
     }
     story

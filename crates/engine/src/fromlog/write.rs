@@ -12,8 +12,8 @@ use std::str::FromStr;
 use crate::assignor::Strategy;
 use crate::client::GroupProtocol;
 use crate::scenario::{
-    ActionSpec, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS, MAX_END_MS,
-    MAX_TEXT_CHARS, SCENARIO_VERSION,
+    ActionSpec, ClusterSettings, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS,
+    MAX_END_MS, MAX_TEXT_CHARS, SCENARIO_VERSION,
 };
 use crate::topic::Subscription;
 
@@ -39,6 +39,7 @@ pub(crate) struct Context<'a> {
     pub other_groups: &'a [(String, u64)],
     pub time_only_lines: &'a [LineRef],
     pub first_over_limit: Option<LineRef>,
+    pub highest_broker: Option<(i32, LineRef)>,
 }
 
 pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assumption>) {
@@ -108,14 +109,14 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
             Vec::new(),
         );
     }
-    if let Some((b, l)) = story.coordinator {
-        say(
-            format!(
-                "the log's coordinator is broker {b}; the replay's is the leader of the group's __consumer_offsets partition in its own 3-broker cluster"
-            ),
-            vec![l],
-        );
-    }
+    let cluster = super::cluster::infer(&super::cluster::Seen {
+        group: &story.group,
+        coordinator: story.coordinator,
+        highest_broker: ctx.highest_broker,
+        offsets_partition: story.offsets_partition,
+    });
+    assumed.extend(cluster.assumptions);
+    let mut say = |text: String, lines: Vec<LineRef>| assumed.push(Assumption { text, lines });
 
     // ------------------------------------------------------------------ topics
     let mut topics: Vec<TopicSpec> = Vec::new();
@@ -561,7 +562,11 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
             kafka_version,
             ..Default::default()
         },
-        cluster: Default::default(),
+        cluster: ClusterSettings {
+            brokers: cluster.brokers,
+            offsets_partitions: cluster.offsets_partitions,
+            ..Default::default()
+        },
         client_defaults: ConsumerSpec {
             subscription: Some(Subscription::Topics(topic_names)),
             assignors,

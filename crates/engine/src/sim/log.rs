@@ -2,6 +2,7 @@
 //! sequence-numbered stream. Every event serialises to JSON and renders one English line.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -169,8 +170,8 @@ pub enum SimEventKind {
 pub enum NetworkEvent {
     /// A message was sent (it carries every field, and when it will arrive).
     Sent {
-        /// The message.
-        message: Box<Message>,
+        /// The message: the one in flight, shared with the network (not a copy).
+        message: Arc<Message>,
     },
     /// A message arrived.
     Delivered {

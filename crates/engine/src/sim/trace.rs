@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::{SimEvent, Simulation};
+use super::{LogLevel, SimEvent, Simulation};
 
 /// Writes `events` as lines of the readable trace ([`Simulation::trace_text`] without the summary):
 /// detail events only if `detail`. A trace streamed in pieces ([`Simulation::take_log`] after
@@ -29,6 +29,17 @@ pub fn write_jsonl(events: &[SimEvent], out: &mut impl Write) -> io::Result<()> 
 }
 
 impl Simulation {
+    /// How much of the log is kept ([`Simulation::set_log_level`]).
+    pub fn log_level(&self) -> LogLevel {
+        self.log_level
+    }
+
+    /// Sets how many events count as emitted: a [`crate::Session`] that replayed recorded time
+    /// with the log off (building no event) puts back the count the recording had there.
+    pub(crate) fn set_events_emitted(&mut self, n: u64) {
+        self.next_seq = n + 1;
+    }
+
     /// The readable trace: one line per event (detail events only if `detail`), then the summary
     /// lines prefixed with `# `.
     pub fn trace_text(&self, detail: bool) -> String {

@@ -4,6 +4,7 @@
 //! Brokers and delivery live together because they call each other.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::{LogLevel, NetworkEvent, SimEvent, SimEventKind, Simulation, WorldEvent};
 use crate::client::{ClientEvent, ClientOutput, Destination};
@@ -241,12 +242,12 @@ impl Simulation {
         corr: i32,
         payload: Payload,
     ) {
-        // The copy for the log is made only when something is logged.
+        // The log's line shares the message in flight (no copy).
         let msg = self
             .network
             .enqueue(self.now, from, to, connection, corr, payload);
         if self.log_level != LogLevel::Off {
-            let message = Box::new(msg.clone());
+            let message = Arc::clone(msg);
             self.emit(SimEventKind::Network {
                 event: NetworkEvent::Sent { message },
             });
