@@ -286,6 +286,13 @@ pub fn moves_sentence(s: &Strings, m: &rebalance_engine::session::TargetMoves) -
         .iter()
         .map(|(member, parts)| fill(v.keeps, &[("member", member), ("parts", &list(s, parts))]))
         .collect();
-    let kept = if kept.is_empty() { v.nothing.to_owned() } else { kept.join(v.separator) };
-    fill(v.only_moved, &[("kept", &kept), ("moved", &moving.join(v.separator))])
+    let kept = if kept.is_empty() {
+        v.nothing.to_owned()
+    } else {
+        kept.join(v.separator)
+    };
+    fill(
+        v.only_moved,
+        &[("kept", &kept), ("moved", &moving.join(v.separator))],
+    )
 }

@@ -1491,9 +1491,11 @@ fn Kip848Cards(props: &CardsProps) -> Html {
                     .unwrap();
                 for _ in 0..5_000 {
                     w.step();
-                    let revoking = w.view().group.consumer.is_some_and(|c| {
-                        c.members.iter().any(|m| !m.pending_revocation.is_empty())
-                    });
+                    let revoking = w
+                        .view()
+                        .group
+                        .consumer
+                        .is_some_and(|c| c.members.iter().any(|m| !m.pending_revocation.is_empty()));
                     if revoking {
                         break;
                     }
@@ -1519,8 +1521,8 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
     for lang in [Lang::En, Lang::Zh] {
         let s = lang.strings();
         let root = mount_point();
-        let app = yew::Renderer::<Kip848Cards>::with_root_and_props(root.clone(), CardsProps { lang })
-            .render();
+        let app =
+            yew::Renderer::<Kip848Cards>::with_root_and_props(root.clone(), CardsProps { lang }).render();
         until_present(&root, ".pchip.is-revoke").await;
         // The engine's facts the page must show: read from a world stepped the same way.
         let mut w = rebalance_playground::world::World::new(3);
@@ -1545,18 +1547,34 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
         let group = group.expect("a member has to revoke");
         // The group strip: a consumer group's state and epochs, no generation, no leader.
         assert_eq!(
-            root.query_selector("[data-testid=group-state]").unwrap().unwrap().get_attribute("data-state").as_deref(),
+            root.query_selector("[data-testid=group-state]")
+                .unwrap()
+                .unwrap()
+                .get_attribute("data-state")
+                .as_deref(),
             Some(group.state.name())
         );
         assert_ne!(group.state, ConsumerGroupState::Empty);
-        assert_eq!(text_of(&root, "[data-testid=group-epoch]"), group.group_epoch.to_string());
-        assert_eq!(text_of(&root, "[data-testid=assignment-epoch]"), group.assignment_epoch.to_string());
+        assert_eq!(
+            text_of(&root, "[data-testid=group-epoch]"),
+            group.group_epoch.to_string()
+        );
+        assert_eq!(
+            text_of(&root, "[data-testid=assignment-epoch]"),
+            group.assignment_epoch.to_string()
+        );
         assert!(root.query_selector("[data-testid=generation]").unwrap().is_none());
         assert!(root.query_selector("[data-testid=leader]").unwrap().is_none());
         // Its own state diagram, the current state lit.
-        let lit = all(&root, "[data-testid=consumer-state-diagram] .state-node.is-current");
+        let lit = all(
+            &root,
+            "[data-testid=consumer-state-diagram] .state-node.is-current",
+        );
         assert_eq!(lit.len(), 1);
-        assert_eq!(lit[0].get_attribute("data-state").as_deref(), Some(group.state.name()));
+        assert_eq!(
+            lit[0].get_attribute("data-state").as_deref(),
+            Some(group.state.name())
+        );
         // Every member's card: its member epoch, its state by Kafka's name, its partitions drawn
         // as kept / to revoke / awaited, one chip each.
         for m in &group.members {
@@ -1565,13 +1583,27 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
                 .query_selector(&format!("[data-consumer={name}]"))
                 .unwrap()
                 .expect("a card");
-            assert_eq!(text_of(&card, "[data-testid=member-epoch]"), m.member_epoch.to_string());
-            let state = card.query_selector("[data-testid=member-reconcile-state]").unwrap().unwrap();
+            assert_eq!(
+                text_of(&card, "[data-testid=member-epoch]"),
+                m.member_epoch.to_string()
+            );
+            let state = card
+                .query_selector("[data-testid=member-reconcile-state]")
+                .unwrap()
+                .unwrap();
             assert_eq!(state.get_attribute("data-state").as_deref(), Some(m.state.name()));
             assert!(state.text_content().unwrap().contains(m.state.name()));
             let behind = card.query_selector("[data-testid=member-epoch-behind]").unwrap();
-            assert_eq!(behind.is_some(), m.member_epoch < group.assignment_epoch, "{name}");
-            for (kind, parts) in [("kept", &m.assigned), ("revoke", &m.pending_revocation), ("awaiting", &m.awaiting)] {
+            assert_eq!(
+                behind.is_some(),
+                m.member_epoch < group.assignment_epoch,
+                "{name}"
+            );
+            for (kind, parts) in [
+                ("kept", &m.assigned),
+                ("revoke", &m.pending_revocation),
+                ("awaiting", &m.awaiting),
+            ] {
                 let chips: Vec<String> = all(&card, &format!(".pchip[data-kind={kind}]"))
                     .iter()
                     .map(|c| c.get_attribute("data-part").unwrap())
@@ -1583,7 +1615,10 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
                     assert!(chip.query_selector("svg path").unwrap().is_some());
                 }
             }
-            let strip = card.query_selector("[data-testid=partition-strip]").unwrap().unwrap();
+            let strip = card
+                .query_selector("[data-testid=partition-strip]")
+                .unwrap()
+                .unwrap();
             assert_eq!(strip.get_attribute("role").as_deref(), Some("img"));
             let label = strip.get_attribute("aria-label").unwrap();
             assert!(label.contains(&name), "{label}");
@@ -1640,13 +1675,21 @@ async fn the_consumer_state_diagram_lights_the_state_and_draws_the_engines_trans
         assert_eq!(boxes.len(), S::DERIVED.len());
         let lit = all(&root, ".state-node.is-current");
         assert_eq!(lit.len(), 1);
-        assert_eq!(lit[0].get_attribute("data-state").as_deref(), Some(current.name()));
+        assert_eq!(
+            lit[0].get_attribute("data-state").as_deref(),
+            Some(current.name())
+        );
         assert_eq!(lit[0].get_attribute("aria-current").as_deref(), Some("step"));
         assert!(lit[0].text_content().unwrap().contains(s.current_state));
         // The arrows are the engine's list, each once.
         let edges: Vec<(String, String)> = all(&root, ".state-edge")
             .iter()
-            .map(|e| (e.get_attribute("data-from").unwrap(), e.get_attribute("data-to").unwrap()))
+            .map(|e| {
+                (
+                    e.get_attribute("data-from").unwrap(),
+                    e.get_attribute("data-to").unwrap(),
+                )
+            })
             .collect();
         let listed: Vec<(String, String)> = S::transitions()
             .map(|(f, t)| (f.name().to_owned(), t.name().to_owned()))
@@ -1662,7 +1705,10 @@ async fn the_consumer_state_diagram_lights_the_state_and_draws_the_engines_trans
             None => assert!(bold.is_empty()),
         }
         let svg = root.query_selector("svg").unwrap().unwrap();
-        assert_eq!(svg.get_attribute("aria-label").as_deref(), Some(s.kip848_view.diagram_label));
+        assert_eq!(
+            svg.get_attribute("aria-label").as_deref(),
+            Some(s.kip848_view.diagram_label)
+        );
         root.remove();
     }
 }
@@ -1722,7 +1768,10 @@ async fn a_compare_column_shows_its_stage_above_its_chart_with_the_consumer_grou
             Some(c) => {
                 // The consumer protocol's own state and epochs: never "generation".
                 assert_eq!(protocol, Protocol::Consumer);
-                assert_eq!(heading.get_attribute("data-state").as_deref(), Some(c.state.name()));
+                assert_eq!(
+                    heading.get_attribute("data-state").as_deref(),
+                    Some(c.state.name())
+                );
                 assert_eq!(
                     heading.get_attribute("data-group-epoch"),
                     Some(c.group_epoch.to_string())
@@ -1731,7 +1780,11 @@ async fn a_compare_column_shows_its_stage_above_its_chart_with_the_consumer_grou
                 let epoch_word: String = strings.kip848_view.group_epoch.to_owned();
                 assert!(text.contains(&epoch_word), "{text}");
                 let running = |n: &str| consumers.iter().any(|x| x.name == n && x.lifecycle.is_running());
-                for m in c.members.iter().filter(|m| m.consumer.as_deref().is_some_and(running)) {
+                for m in c
+                    .members
+                    .iter()
+                    .filter(|m| m.consumer.as_deref().is_some_and(running))
+                {
                     let name = m.consumer.clone().unwrap();
                     let chip = root
                         .query_selector(&format!(".compare-consumer[data-consumer={name}]"))

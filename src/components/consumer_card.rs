@@ -51,7 +51,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
         let member = group.and_then(|g| g.member_of(&c.name)).filter(|_| running);
         let target_epoch = group.map(|g| g.assignment_epoch);
         html! { <Kip848Facts name={c.name.clone()} member={member.cloned()} {target_epoch}
-            client={c.consumer_protocol.clone()} /> }
+        client={c.consumer_protocol.clone()} /> }
     });
     html! {
         <article class={classes!("consumer-card", consumer_class(props.index), (!running).then_some("is-stopped"),
@@ -352,7 +352,7 @@ pub fn PartitionStrip(props: &PartitionStripProps) -> Html {
                 { chips(&props.awaiting, "awaiting") }
                 if empty { <span class="pstrip-none">{ v.nothing }</span> }
             </span>
-            if !props.compact && !(props.revoke.is_empty() && props.awaiting.is_empty()) {
+            if !props.compact && (!props.revoke.is_empty() || !props.awaiting.is_empty()) {
                 <span class="pstrip-key" aria-hidden="true">
                     { key_item("kept", v.kept, !props.kept.is_empty()) }
                     { key_item("revoke", v.to_revoke, !props.revoke.is_empty()) }

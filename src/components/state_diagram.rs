@@ -219,8 +219,16 @@ fn consumer_line(from: ConsumerGroupState, to: ConsumerGroupState) -> Option<Lin
     let (ux, uy) = (dx / len, dy / len);
     // How far the box's edge is from its centre along this direction.
     let reach = |ux: f64, uy: f64| {
-        let tx = if ux.abs() > 1e-9 { (BOX_W / 2.0 + 6.0) / ux.abs() } else { f64::MAX };
-        let ty = if uy.abs() > 1e-9 { (BOX_H / 2.0 + 6.0) / uy.abs() } else { f64::MAX };
+        let tx = if ux.abs() > 1e-9 {
+            (BOX_W / 2.0 + 6.0) / ux.abs()
+        } else {
+            f64::MAX
+        };
+        let ty = if uy.abs() > 1e-9 {
+            (BOX_H / 2.0 + 6.0) / uy.abs()
+        } else {
+            f64::MAX
+        };
         tx.min(ty)
     };
     let (r0, r1) = (reach(ux, uy), reach(ux, uy) + 4.0);
@@ -344,7 +352,10 @@ mod tests {
             assert!(consumer_line(from, ConsumerGroupState::Dead).is_none());
             assert!(consumer_line(ConsumerGroupState::Dead, from).is_none());
         }
-        assert_eq!(two_lines("调和中（Reconciling）"), ("调和中".into(), "Reconciling".into()));
+        assert_eq!(
+            two_lines("调和中（Reconciling）"),
+            ("调和中".into(), "Reconciling".into())
+        );
     }
 
     #[test]

@@ -5,10 +5,10 @@ use super::{
 };
 
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsumerStateNames, Kip848ViewStrings};
 use super::{
     ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
 };
+use super::{ConsumerStateNames, Kip848ViewStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",

@@ -7,10 +7,10 @@ use super::{
 // Kafka's own names (states, APIs, error codes, configuration keys) stay in English beside the
 // translation: they are what learners will meet in logs and in the source.
 // The replication panel's and the rarer explanations' strings (kept apart from the list above).
-use super::{ConsumerStateNames, Kip848ViewStrings};
 use super::{
     ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
 };
+use super::{ConsumerStateNames, Kip848ViewStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",

@@ -92,7 +92,9 @@ impl Marks {
                         m.last_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::GenerationChanged { .. } if m.generation_seq == 0 => m.generation_seq = ev.seq,
-                    EventKind::ConsumerGroupStateChanged { from, to, .. } if m.consumer_transition.is_none() => {
+                    EventKind::ConsumerGroupStateChanged { from, to, .. }
+                        if m.consumer_transition.is_none() =>
+                    {
                         m.consumer_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::ConsumerGroupEpochBumped { .. } if m.epoch_seq == 0 => m.epoch_seq = ev.seq,
@@ -536,7 +538,11 @@ impl Session {
     /// it holds one; else, when no classic group exists either and some consumer speaks the
     /// consumer protocol, the group such a consumer will create (Empty at epoch 0 on a serving
     /// coordinator, Dead while the coordinator does not serve the group's partition).
-    fn consumer_group_facts(&self, no_classic: bool, loaded: Option<PartitionStatus>) -> Option<ConsumerGroupFacts> {
+    fn consumer_group_facts(
+        &self,
+        no_classic: bool,
+        loaded: Option<PartitionStatus>,
+    ) -> Option<ConsumerGroupFacts> {
         let sim = &self.sim;
         let marks = (self.marks.consumer_transition, self.marks.epoch_seq);
         if let Some(g) = sim.consumer_group() {
@@ -701,9 +707,7 @@ pub struct ConsumerGroupFacts {
 impl ConsumerGroupFacts {
     /// The member the consumer named `name` is, if it is one.
     pub fn member_of(&self, name: &str) -> Option<&ConsumerMemberFacts> {
-        self.members
-            .iter()
-            .find(|m| m.consumer.as_deref() == Some(name))
+        self.members.iter().find(|m| m.consumer.as_deref() == Some(name))
     }
 
     /// While members reconcile to a new target: who keeps consuming what, and which partitions
@@ -716,7 +720,10 @@ impl ConsumerGroupFacts {
                 let from = self
                     .members
                     .iter()
-                    .find(|o| o.member_id != m.member_id && (o.pending_revocation.contains(tp) || o.assigned.contains(tp)))
+                    .find(|o| {
+                        o.member_id != m.member_id
+                            && (o.pending_revocation.contains(tp) || o.assigned.contains(tp))
+                    })
                     .map(ConsumerMemberFacts::name);
                 moved.push(PartitionMove {
                     partition: tp.clone(),
@@ -744,7 +751,12 @@ impl ConsumerGroupFacts {
             .members
             .iter()
             .map(|m| {
-                let parts: Vec<TopicPartition> = m.assigned.iter().filter(|tp| m.target.contains(tp)).cloned().collect();
+                let parts: Vec<TopicPartition> = m
+                    .assigned
+                    .iter()
+                    .filter(|tp| m.target.contains(tp))
+                    .cloned()
+                    .collect();
                 (m.name(), parts)
             })
             .filter(|(_, parts)| !parts.is_empty())

@@ -103,7 +103,11 @@ fn a_classic_group_has_no_consumer_part() {
 #[test]
 fn the_transitions_are_the_coordinators_derivation() {
     let mut derived = BTreeSet::new();
-    let states = [MemberState::Stable, MemberState::UnrevokedPartitions, MemberState::UnreleasedPartitions];
+    let states = [
+        MemberState::Stable,
+        MemberState::UnrevokedPartitions,
+        MemberState::UnreleasedPartitions,
+    ];
     for group_epoch in 0..3 {
         for target in 0..3 {
             derived.insert(ConsumerGroupState::derive(group_epoch, target, []));
@@ -124,7 +128,9 @@ fn the_transitions_are_the_coordinators_derivation() {
         .flat_map(|f| derived.iter().filter(move |t| *t != f).map(move |t| (*f, *t)))
         .collect();
     assert_eq!(listed, expected);
-    assert!(listed.iter().all(|(f, t)| *f != ConsumerGroupState::Dead && *t != ConsumerGroupState::Dead));
+    assert!(listed
+        .iter()
+        .all(|(f, t)| *f != ConsumerGroupState::Dead && *t != ConsumerGroupState::Dead));
 
     let mut seen = BTreeSet::new();
     for file in [
@@ -140,14 +146,30 @@ fn the_transitions_are_the_coordinators_derivation() {
         }
         s.run_to_end();
         for ev in s.log() {
-            if let SimEventKind::Coordinator { event: EventKind::ConsumerGroupStateChanged { from, to, .. }, .. } = &ev.kind {
-                assert!(listed.contains(&(*from, *to)), "{file}: {from} -> {to} is not listed");
+            if let SimEventKind::Coordinator {
+                event: EventKind::ConsumerGroupStateChanged { from, to, .. },
+                ..
+            } = &ev.kind
+            {
+                assert!(
+                    listed.contains(&(*from, *to)),
+                    "{file}: {from} -> {to} is not listed"
+                );
                 seen.insert((*from, *to));
             }
         }
     }
     // The stories show the usual ones: a first join, a join into a Stable group, a leave.
-    assert!(seen.contains(&(ConsumerGroupState::Empty, ConsumerGroupState::Stable)), "{seen:?}");
-    assert!(seen.contains(&(ConsumerGroupState::Stable, ConsumerGroupState::Reconciling)), "{seen:?}");
-    assert!(seen.contains(&(ConsumerGroupState::Reconciling, ConsumerGroupState::Stable)), "{seen:?}");
+    assert!(
+        seen.contains(&(ConsumerGroupState::Empty, ConsumerGroupState::Stable)),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&(ConsumerGroupState::Stable, ConsumerGroupState::Reconciling)),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&(ConsumerGroupState::Reconciling, ConsumerGroupState::Stable)),
+        "{seen:?}"
+    );
 }
