@@ -1452,6 +1452,8 @@ pub struct Kip848ViewStrings {
     pub moves_out: &'static str,
     /// Between the items of a list in a sentence.
     pub separator: &'static str,
+    /// STABLE at an epoch older than the target's: the new target not heard of yet.
+    pub member_stale: &'static str,
 }
 
 /// The names of a consumer group's states.

@@ -1600,8 +1600,8 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
                 "{name}"
             );
             for (kind, parts) in [
-                ("kept", &m.assigned),
-                ("revoke", &m.pending_revocation),
+                ("kept", &m.keeping),
+                ("revoke", &m.giving_up),
                 ("awaiting", &m.awaiting),
             ] {
                 let chips: Vec<String> = all(&card, &format!(".pchip[data-kind={kind}]"))
@@ -1792,7 +1792,7 @@ async fn a_compare_column_shows_its_stage_above_its_chart_with_the_consumer_grou
                         .expect("a chip");
                     assert!(text_of(&chip, "[data-testid=compare-member-epoch]")
                         .contains(&m.member_epoch.to_string()));
-                    assert_eq!(all(&chip, ".pchip[data-kind=kept]").len(), m.assigned.len());
+                    assert_eq!(all(&chip, ".pchip[data-kind=kept]").len(), m.keeping.len());
                 }
             }
             None => {

@@ -219,7 +219,7 @@ fn consumer_chip(s: &Strings, g: &GroupView, c: &ConsumerView) -> Html {
         .and_then(|cg| cg.member_of(&c.name))
         .filter(|_| running);
     if let Some(m) = member {
-        let kept: Vec<_> = m.assigned.clone();
+        let kept: Vec<_> = m.keeping.clone();
         return html! {
             <li key={c.name.clone()} class="compare-consumer" data-consumer={c.name.clone()}
                 data-state={m.state.name()}>
@@ -227,7 +227,7 @@ fn consumer_chip(s: &Strings, g: &GroupView, c: &ConsumerView) -> Html {
                 <span class="compare-consumer-epoch" data-testid="compare-member-epoch">
                     { format!("{} {} · {}", s.kip848_view.member_epoch, m.member_epoch, m.state.name()) }
                 </span>
-                <PartitionStrip name={c.name.clone()} {kept} revoke={m.pending_revocation.clone()}
+                <PartitionStrip name={c.name.clone()} {kept} revoke={m.giving_up.clone()}
                     awaiting={m.awaiting.clone()} compact=true />
             </li>
         };

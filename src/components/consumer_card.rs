@@ -226,8 +226,8 @@ pub fn Kip848Facts(props: &Kip848FactsProps) -> Html {
     let (epoch, kept, revoke, awaiting) = match (&props.member, &props.client) {
         (Some(m), _) => (
             m.member_epoch,
-            m.assigned.clone(),
-            m.pending_revocation.clone(),
+            m.keeping.clone(),
+            m.giving_up.clone(),
             m.awaiting.clone(),
         ),
         (None, Some(c)) => (
@@ -246,6 +246,11 @@ pub fn Kip848Facts(props: &Kip848FactsProps) -> Html {
         .target_epoch
         .filter(|t| props.member.is_some() && epoch < *t);
     let (state_name, state_gloss, state_key) = match props.member.as_ref().map(|m| m.state) {
+        // STABLE at an older epoch: converged to the assignment it knows, the new target not
+        // heard of yet.
+        Some(state) if behind.is_some() && state == MemberState::Stable => {
+            (state.name(), v.member_stale, state.name())
+        }
         Some(state) => (state.name(), member_gloss(s, state), state.name()),
         None => (v.not_member, "", "NONE"),
     };

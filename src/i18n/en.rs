@@ -780,5 +780,6 @@ pub(super) const STRINGS: Strings = Strings {
                         {parts}, which nobody owned.",
         moves_out: "{from} gives up {part}",
         separator: "; ",
+        member_stale: "not told of the new target yet",
     },
 };

@@ -733,5 +733,6 @@ pub(super) const STRINGS: Strings = Strings {
         nothing_moved: "和经典协议不同，没有人停下或撤销：新的目标分配只分出了没人拥有的 {parts}。",
         moves_out: "{from} 放弃 {part}",
         separator: "；",
+        member_stale: "还没收到新的目标分配",
     },
 };

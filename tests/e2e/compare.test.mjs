@@ -143,7 +143,7 @@ for (const lang of ['en', 'zh']) {
     // epochs, not a classic generation.
     if (!(await unavailable.count())) {
       const heading = page.getByTestId('compare-group-consumer');
-      await heading.waitFor();
+      await heading.waitFor({ state: 'attached' });
       assert.match(await heading.getAttribute('data-state'), /^(Empty|Assigning|Reconciling|Stable)$/);
       assert.ok(Number(await heading.getAttribute('data-group-epoch')) >= 1);
       assert.match(await heading.textContent(), lang === 'zh' ? /组 epoch \d+（目标 \d+）/ : /group epoch \d+ \(target \d+\)/);

@@ -556,6 +556,17 @@ impl Session {
                         .filter(|tp| !m.assigned.contains(tp))
                         .cloned()
                         .collect();
+                    let keeping = m
+                        .assigned
+                        .iter()
+                        .filter(|tp| m.target.contains(tp))
+                        .cloned()
+                        .collect();
+                    // Pending revocation, and owned partitions the target takes away that the
+                    // member has not been told about yet (it learns at its next heartbeat).
+                    let mut giving_up: Vec<TopicPartition> = m.pending_revocation.clone();
+                    giving_up.extend(m.assigned.iter().filter(|tp| !m.target.contains(tp)).cloned());
+                    crate::sort::sort_by_key(&mut giving_up, |tp| tp.clone());
                     ConsumerMemberFacts {
                         consumer: sim.consumer_named_by_member(&m.member_id),
                         member_id: m.member_id,
@@ -567,6 +578,8 @@ impl Session {
                         pending_revocation: m.pending_revocation,
                         target: m.target,
                         awaiting,
+                        keeping,
+                        giving_up,
                     }
                 })
                 .collect();
@@ -811,6 +824,11 @@ pub struct ConsumerMemberFacts {
     /// Target partitions it does not have yet (it waits for them: after its own revocation, or
     /// until their previous owners release them).
     pub awaiting: Vec<TopicPartition>,
+    /// Partitions it owns and its target keeps: it consumes them throughout.
+    pub keeping: Vec<TopicPartition>,
+    /// Partitions it owns that its target takes away: pending revocation, or not yet told (until
+    /// its next heartbeat brings the new target).
+    pub giving_up: Vec<TopicPartition>,
 }
 
 impl ConsumerMemberFacts {
