@@ -309,3 +309,5 @@ pub fn focus_without_scrolling(el: &web_sys::Element) {
         }
     }
 }
+pub use compare_view::CompareStage;
+pub use state_diagram::ConsumerStateDiagram;

@@ -259,3 +259,40 @@ pub(crate) fn record(s: &Strings, p: &str, offset: &str, body: &RecordBody) -> O
         _ => return None,
     })
 }
+
+/// Where the consumer protocol differs from the classic one, in words, while its members reconcile
+/// to a new target: who keeps consuming what, and the few partitions that move (from the engine's
+/// [`TargetMoves`](rebalance_engine::session::TargetMoves)).
+pub fn moves_sentence(s: &Strings, m: &rebalance_engine::session::TargetMoves) -> String {
+    let v = &s.kip848_view;
+    let moving: Vec<String> = m
+        .moved
+        .iter()
+        .filter_map(|mv| {
+            let part = mv.partition.to_string();
+            match (&mv.from, &mv.to) {
+                (Some(from), Some(to)) => Some(fill(v.moves, &[("part", &part), ("from", from), ("to", to)])),
+                (Some(from), None) => Some(fill(v.moves_out, &[("part", &part), ("from", from)])),
+                (None, _) => None,
+            }
+        })
+        .collect();
+    if moving.is_empty() {
+        let free: Vec<TopicPartition> = m.moved.iter().map(|mv| mv.partition.clone()).collect();
+        return fill(v.nothing_moved, &[("parts", &list(s, &free))]);
+    }
+    let kept: Vec<String> = m
+        .kept
+        .iter()
+        .map(|(member, parts)| fill(v.keeps, &[("member", member), ("parts", &list(s, parts))]))
+        .collect();
+    let kept = if kept.is_empty() {
+        v.nothing.to_owned()
+    } else {
+        kept.join(v.separator)
+    };
+    fill(
+        v.only_moved,
+        &[("kept", &kept), ("moved", &moving.join(v.separator))],
+    )
+}

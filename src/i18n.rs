@@ -1074,6 +1074,8 @@ pub struct Strings {
     pub kip848_client: Kip848ClientStrings,
     /// Compare mode.
     pub compare: CompareStrings,
+    /// How a consumer-protocol (KIP-848) group is drawn: its states, epochs and members.
+    pub kip848_view: Kip848ViewStrings,
 }
 
 /// The consumer protocol's coordinator events and records (`explain_consumer.rs`). Kafka's names
@@ -1390,6 +1392,84 @@ pub struct ImportStrings {
     pub is_link: &'static str,
     /// What the scenario importer accepts; {why}: the scenario parser's reason.
     pub accepts: &'static str,
+}
+
+/// How a consumer-protocol (KIP-848) group is drawn (group panel, state diagram, consumer cards,
+/// compare columns). Kafka's names (group and member states) stay as they are in every language.
+pub struct Kip848ViewStrings {
+    /// The four derived states and Dead: Kafka's `ConsumerGroupState` names.
+    pub states: ConsumerStateNames,
+    /// One sentence per state that explains it.
+    pub explanations: ConsumerStateNames,
+    /// The group line: "{state}, group epoch {epoch} (target {target})".
+    pub group_line: &'static str,
+    /// "Group epoch" caption.
+    pub group_epoch: &'static str,
+    /// "Target assignment epoch" caption.
+    pub assignment_epoch: &'static str,
+    /// "Server assignor" caption.
+    pub assignor: &'static str,
+    /// The state diagram's accessible name.
+    pub diagram_label: &'static str,
+    /// Under the diagram: the state is derived, any state can follow any other.
+    pub diagram_note: &'static str,
+    /// "Member epoch" caption on a card.
+    pub member_epoch: &'static str,
+    /// The member's reconciliation state caption.
+    pub member_state: &'static str,
+    /// Shown beside the member epoch while it is behind the target: "target {target}".
+    pub behind: &'static str,
+    /// The partitions caption on a card.
+    pub partitions: &'static str,
+    /// A partition it owns and keeps.
+    pub kept: &'static str,
+    /// A partition it still has to revoke.
+    pub to_revoke: &'static str,
+    /// A partition of its target it waits for.
+    pub awaiting: &'static str,
+    /// The drawing's accessible name: "{name}: keeps {kept}; revokes {revoke}; waits for {awaiting}".
+    pub strip_label: &'static str,
+    /// Shown for no partition in a list.
+    pub nothing: &'static str,
+    /// What each member state means: STABLE.
+    pub member_stable: &'static str,
+    /// UNREVOKED_PARTITIONS.
+    pub member_unrevoked: &'static str,
+    /// UNRELEASED_PARTITIONS.
+    pub member_unreleased: &'static str,
+    /// UNKNOWN.
+    pub member_unknown: &'static str,
+    /// Not (or no longer) a member of the coordinator's group.
+    pub not_member: &'static str,
+    /// The difference to the classic protocol after a new target: {kept} (who keeps what),
+    /// {moved} (what moves).
+    pub only_moved: &'static str,
+    /// One member keeping partitions: {member}, {parts}.
+    pub keeps: &'static str,
+    /// One partition moving: {part}, {from}, {to}.
+    pub moves: &'static str,
+    /// A new target that moves nothing anyone owned: {parts} (partitions given out that nobody owned).
+    pub nothing_moved: &'static str,
+    /// A partition leaving the assignment: {part}, {from}.
+    pub moves_out: &'static str,
+    /// Between the items of a list in a sentence.
+    pub separator: &'static str,
+    /// STABLE at an epoch older than the target's: the new target not heard of yet.
+    pub member_stale: &'static str,
+}
+
+/// The names of a consumer group's states.
+pub struct ConsumerStateNames {
+    /// `Empty`.
+    pub empty: &'static str,
+    /// `Assigning`.
+    pub assigning: &'static str,
+    /// `Reconciling`.
+    pub reconciling: &'static str,
+    /// `Stable`.
+    pub stable: &'static str,
+    /// `Dead`.
+    pub dead: &'static str,
 }
 
 /// Fills `{key}` placeholders in a template.

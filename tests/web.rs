@@ -1461,3 +1461,348 @@ async fn every_rtl_name_shown_is_isolated() {
     app.destroy();
     root.remove();
 }
+
+// ======================================================== the consumer protocol drawn (issue 17)
+
+/// A consumer-protocol config (the compare mode's derivation of the playground's default).
+fn kip848_consumer(name: &str) -> rebalance_engine::ConsumerConfig {
+    rebalance_engine::compare::Protocol::Consumer.derive_config(&default_consumer(name))
+}
+
+/// The group panel, its states and the consumer list over a paused playground where two
+/// consumer-protocol consumers are Stable and a third joins: the world is stepped until some
+/// member still has to revoke a partition (the new one waits for it).
+#[component]
+fn Kip848Cards(props: &CardsProps) -> Html {
+    let pg = use_reducer(|| Playground::new(3, false));
+    {
+        let pg = pg.clone();
+        use_effect_with((), move |_| {
+            {
+                let mut w = pg.world.borrow_mut();
+                for name in ["C1", "C2"] {
+                    w.apply(Command::AddConsumer(Box::new(kip848_consumer(name))))
+                        .unwrap();
+                }
+                for _ in 0..100 {
+                    w.advance(100.0);
+                }
+                w.apply(Command::AddConsumer(Box::new(kip848_consumer("C3"))))
+                    .unwrap();
+                for _ in 0..5_000 {
+                    w.step();
+                    let revoking = w
+                        .view()
+                        .group
+                        .consumer
+                        .is_some_and(|c| c.members.iter().any(|m| !m.pending_revocation.is_empty()));
+                    if revoking {
+                        break;
+                    }
+                }
+            }
+            pg.dispatch(Change::Refresh);
+        });
+    }
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <ContextProvider<PlaygroundContext> context={pg}>
+                <GroupPanel />
+                <GroupStates />
+                <ConsumerList />
+            </ContextProvider<PlaygroundContext>>
+        </ContextProvider<Lang>>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() {
+    use rebalance_engine::coordinator::consumer::ConsumerGroupState;
+    for lang in [Lang::En, Lang::Zh] {
+        let s = lang.strings();
+        let root = mount_point();
+        let app =
+            yew::Renderer::<Kip848Cards>::with_root_and_props(root.clone(), CardsProps { lang }).render();
+        until_present(&root, ".pchip.is-revoke").await;
+        // The engine's facts the page must show: read from a world stepped the same way.
+        let mut w = rebalance_playground::world::World::new(3);
+        for name in ["C1", "C2"] {
+            w.apply(Command::AddConsumer(Box::new(kip848_consumer(name))))
+                .unwrap();
+        }
+        for _ in 0..100 {
+            w.advance(100.0);
+        }
+        w.apply(Command::AddConsumer(Box::new(kip848_consumer("C3"))))
+            .unwrap();
+        let mut group = None;
+        for _ in 0..5_000 {
+            w.step();
+            let g = w.view().group.consumer.unwrap();
+            if g.members.iter().any(|m| !m.pending_revocation.is_empty()) {
+                group = Some(g);
+                break;
+            }
+        }
+        let group = group.expect("a member has to revoke");
+        // The group strip: a consumer group's state and epochs, no generation, no leader.
+        assert_eq!(
+            root.query_selector("[data-testid=group-state]")
+                .unwrap()
+                .unwrap()
+                .get_attribute("data-state")
+                .as_deref(),
+            Some(group.state.name())
+        );
+        assert_ne!(group.state, ConsumerGroupState::Empty);
+        assert_eq!(
+            text_of(&root, "[data-testid=group-epoch]"),
+            group.group_epoch.to_string()
+        );
+        assert_eq!(
+            text_of(&root, "[data-testid=assignment-epoch]"),
+            group.assignment_epoch.to_string()
+        );
+        assert!(root.query_selector("[data-testid=generation]").unwrap().is_none());
+        assert!(root.query_selector("[data-testid=leader]").unwrap().is_none());
+        // Its own state diagram, the current state lit.
+        let lit = all(
+            &root,
+            "[data-testid=consumer-state-diagram] .state-node.is-current",
+        );
+        assert_eq!(lit.len(), 1);
+        assert_eq!(
+            lit[0].get_attribute("data-state").as_deref(),
+            Some(group.state.name())
+        );
+        // Every member's card: its member epoch, its state by Kafka's name, its partitions drawn
+        // as kept / to revoke / awaited, one chip each.
+        for m in &group.members {
+            let name = m.consumer.clone().unwrap();
+            let card = root
+                .query_selector(&format!("[data-consumer={name}]"))
+                .unwrap()
+                .expect("a card");
+            assert_eq!(
+                text_of(&card, "[data-testid=member-epoch]"),
+                m.member_epoch.to_string()
+            );
+            let state = card
+                .query_selector("[data-testid=member-reconcile-state]")
+                .unwrap()
+                .unwrap();
+            assert_eq!(state.get_attribute("data-state").as_deref(), Some(m.state.name()));
+            assert!(state.text_content().unwrap().contains(m.state.name()));
+            let behind = card.query_selector("[data-testid=member-epoch-behind]").unwrap();
+            assert_eq!(
+                behind.is_some(),
+                m.member_epoch < group.assignment_epoch,
+                "{name}"
+            );
+            for (kind, parts) in [
+                ("kept", &m.keeping),
+                ("revoke", &m.giving_up),
+                ("awaiting", &m.awaiting),
+            ] {
+                let chips: Vec<String> = all(&card, &format!(".pchip[data-kind={kind}]"))
+                    .iter()
+                    .map(|c| c.get_attribute("data-part").unwrap())
+                    .collect();
+                let want: Vec<String> = parts.iter().map(ToString::to_string).collect();
+                assert_eq!(chips, want, "{name}: {kind}");
+                // Each kind has its own glyph, not colour alone.
+                for chip in all(&card, &format!(".pchip[data-kind={kind}]")) {
+                    assert!(chip.query_selector("svg path").unwrap().is_some());
+                }
+            }
+            let strip = card
+                .query_selector("[data-testid=partition-strip]")
+                .unwrap()
+                .unwrap();
+            assert_eq!(strip.get_attribute("role").as_deref(), Some("img"));
+            let label = strip.get_attribute("aria-label").unwrap();
+            assert!(label.contains(&name), "{label}");
+        }
+        // Someone revokes and someone waits: both are on the page, and the explanation names
+        // what moves in this language.
+        assert!(!all(&root, ".pchip[data-kind=revoke]").is_empty());
+        assert!(!all(&root, ".pchip[data-kind=awaiting]").is_empty());
+        let moves = text_of(&root, "[data-testid=kip848-moves]");
+        let m = group.moves().expect("something moves");
+        let moved = &m.moved[0];
+        assert!(moves.contains(&moved.partition.to_string()), "{moves}");
+        let head: String = s.kip848_view.only_moved.chars().take(4).collect();
+        assert!(moves.starts_with(&head), "{moves}");
+        app.destroy();
+        root.remove();
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct CgDiagramProps {
+    lang: Lang,
+    current: rebalance_engine::coordinator::consumer::ConsumerGroupState,
+    last: Option<(
+        rebalance_engine::coordinator::consumer::ConsumerGroupState,
+        rebalance_engine::coordinator::consumer::ConsumerGroupState,
+    )>,
+}
+
+#[component]
+fn CgDiagram(props: &CgDiagramProps) -> Html {
+    use rebalance_playground::components::ConsumerStateDiagram;
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <ConsumerStateDiagram current={props.current} last={props.last} transition_key={3} />
+        </ContextProvider<Lang>>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_consumer_state_diagram_lights_the_state_and_draws_the_engines_transitions() {
+    use rebalance_engine::coordinator::consumer::ConsumerGroupState as S;
+    for (lang, current, last) in [
+        (Lang::En, S::Reconciling, Some((S::Stable, S::Reconciling))),
+        (Lang::Zh, S::Assigning, Some((S::Stable, S::Assigning))),
+        (Lang::En, S::Empty, None),
+    ] {
+        let root = mount_point();
+        yew::Renderer::<CgDiagram>::with_root_and_props(root.clone(), CgDiagramProps { lang, current, last })
+            .render();
+        until_present(&root, "[data-testid=consumer-state-diagram]").await;
+        let s = lang.strings();
+        let boxes = all(&root, ".state-node");
+        assert_eq!(boxes.len(), S::DERIVED.len());
+        let lit = all(&root, ".state-node.is-current");
+        assert_eq!(lit.len(), 1);
+        assert_eq!(
+            lit[0].get_attribute("data-state").as_deref(),
+            Some(current.name())
+        );
+        assert_eq!(lit[0].get_attribute("aria-current").as_deref(), Some("step"));
+        assert!(lit[0].text_content().unwrap().contains(s.current_state));
+        // The arrows are the engine's list, each once.
+        let edges: Vec<(String, String)> = all(&root, ".state-edge")
+            .iter()
+            .map(|e| {
+                (
+                    e.get_attribute("data-from").unwrap(),
+                    e.get_attribute("data-to").unwrap(),
+                )
+            })
+            .collect();
+        let listed: Vec<(String, String)> = S::transitions()
+            .map(|(f, t)| (f.name().to_owned(), t.name().to_owned()))
+            .collect();
+        assert_eq!(edges, listed);
+        let bold = all(&root, ".state-edge.is-last");
+        match last {
+            Some((f, t)) => {
+                assert_eq!(bold.len(), 1);
+                assert_eq!(bold[0].get_attribute("data-from").as_deref(), Some(f.name()));
+                assert_eq!(bold[0].get_attribute("data-to").as_deref(), Some(t.name()));
+            }
+            None => assert!(bold.is_empty()),
+        }
+        let svg = root.query_selector("svg").unwrap().unwrap();
+        assert_eq!(
+            svg.get_attribute("aria-label").as_deref(),
+            Some(s.kip848_view.diagram_label)
+        );
+        root.remove();
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct StageIn {
+    lang: Lang,
+    protocol: rebalance_engine::compare::Protocol,
+    group: std::rc::Rc<rebalance_engine::GroupView>,
+    consumers: std::rc::Rc<Vec<rebalance_engine::ConsumerView>>,
+    view: std::rc::Rc<rebalance_engine::compare::OwnershipView>,
+}
+
+#[component]
+fn CompareColumnIn(props: &StageIn) -> Html {
+    use rebalance_playground::components::{CompareStage, OwnershipChart};
+    html! {
+        <ContextProvider<Lang> context={props.lang}>
+            <CompareStage protocol={props.protocol} group={props.group.clone()} consumers={props.consumers.clone()} />
+            <OwnershipChart view={props.view.clone()} />
+        </ContextProvider<Lang>>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_compare_column_shows_its_stage_above_its_chart_with_the_consumer_groups_epochs() {
+    use rebalance_engine::compare::Protocol;
+    use rebalance_engine::SimTime;
+    let s = compare_story();
+    for (lang, protocol) in [
+        (Lang::En, Protocol::Consumer),
+        (Lang::Zh, Protocol::Consumer),
+        (Lang::En, Protocol::Eager),
+    ] {
+        let session = s.session(protocol).expect("the variant runs");
+        let group = session.group_view();
+        let consumers = session.consumers();
+        let view = s.ownership(protocol, SimTime::ZERO).unwrap();
+        let root = mount_point();
+        yew::Renderer::<CompareColumnIn>::with_root_and_props(
+            root.clone(),
+            StageIn {
+                lang,
+                protocol,
+                group: std::rc::Rc::new(group.clone()),
+                consumers: std::rc::Rc::new(consumers.clone()),
+                view: std::rc::Rc::new(view.clone()),
+            },
+        )
+        .render();
+        let heading_sel = format!("[data-testid=compare-group-{}]", protocol.key());
+        until_present(&root, &heading_sel).await;
+        let heading = root.query_selector(&heading_sel).unwrap().unwrap();
+        let text = heading.text_content().unwrap();
+        let strings = lang.strings();
+        match &group.consumer {
+            Some(c) => {
+                // The consumer protocol's own state and epochs: never "generation".
+                assert_eq!(protocol, Protocol::Consumer);
+                assert_eq!(
+                    heading.get_attribute("data-state").as_deref(),
+                    Some(c.state.name())
+                );
+                assert_eq!(
+                    heading.get_attribute("data-group-epoch"),
+                    Some(c.group_epoch.to_string())
+                );
+                assert!(text.contains(&c.group_epoch.to_string()), "{text}");
+                let epoch_word = strings.kip848_view.group_epoch.to_lowercase();
+                assert!(text.to_lowercase().contains(&epoch_word), "{text}");
+                let running = |n: &str| consumers.iter().any(|x| x.name == n && x.lifecycle.is_running());
+                for m in c
+                    .members
+                    .iter()
+                    .filter(|m| m.consumer.as_deref().is_some_and(running))
+                {
+                    let name = m.consumer.clone().unwrap();
+                    let chip = root
+                        .query_selector(&format!(".compare-consumer[data-consumer={name}]"))
+                        .unwrap()
+                        .expect("a chip");
+                    assert!(text_of(&chip, "[data-testid=compare-member-epoch]")
+                        .contains(&m.member_epoch.to_string()));
+                    assert_eq!(all(&chip, ".pchip[data-kind=kept]").len(), m.keeping.len());
+                }
+            }
+            None => {
+                assert_eq!(protocol, Protocol::Eager);
+                assert!(text.contains(&group.generation.to_string()));
+            }
+        }
+        // One chip per consumer; under it, the chart's lanes.
+        assert_eq!(all(&root, ".compare-consumer").len(), consumers.len());
+        assert_eq!(all(&root, ".compare-lane").len(), view.lanes.len());
+        root.remove();
+    }
+}

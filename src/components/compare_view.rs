@@ -8,7 +8,8 @@ use rebalance_engine::compare::{OwnershipView, Protocol, SegmentKind, Summary, V
 use rebalance_engine::{ConsumerView, GroupView, SimTime};
 use yew::prelude::*;
 
-use super::{use_playground, use_strings};
+use super::consumer_card::PartitionStrip;
+use super::{use_playground, use_strings, StateLook};
 use crate::i18n::{fill, Strings};
 use crate::state::Change;
 
@@ -58,8 +59,8 @@ fn protocol_note(s: &Strings, p: Protocol) -> &'static str {
 struct Column {
     protocol: Protocol,
     status: VariantStatus,
-    group: Option<GroupView>,
-    consumers: Vec<ConsumerView>,
+    group: Option<Rc<GroupView>>,
+    consumers: Rc<Vec<ConsumerView>>,
     summary: Option<Rc<Summary>>,
     ownership: Option<Rc<OwnershipView>>,
 }
@@ -84,8 +85,8 @@ pub fn CompareView() -> Html {
                 Column {
                     protocol: v.protocol,
                     status: v.status,
-                    group: session.map(|s| s.group_view()),
-                    consumers: session.map(|s| s.consumers()).unwrap_or_default(),
+                    group: session.map(|s| Rc::new(s.group_view())),
+                    consumers: Rc::new(session.map(|s| s.consumers()).unwrap_or_default()),
                     summary: v.summary.map(Rc::new),
                     ownership: v.ownership.map(Rc::new),
                 }
@@ -134,16 +135,8 @@ fn column(s: &Strings, col: &Column, selected: bool) -> Html {
         VariantStatus::Running => html! {
             <>
                 if let Some(g) = &col.group {
-                    <p class="compare-group" data-state={format!("{:?}", g.state)}>
-                        { fill(s.compare.group, &[
-                            ("state", crate::explain::state_name(s, g.state)),
-                            ("gen", &g.generation.to_string()),
-                        ]) }
-                    </p>
+                    <CompareStage protocol={col.protocol} group={g.clone()} consumers={col.consumers.clone()} />
                 }
-                <ul class="compare-consumers">
-                    { for col.consumers.iter().map(consumer_chip) }
-                </ul>
                 if let Some(o) = &col.ownership {
                     <OwnershipChart view={o.clone()} />
                 }
@@ -163,20 +156,95 @@ fn column(s: &Strings, col: &Column, selected: bool) -> Html {
     }
 }
 
-fn consumer_chip(c: &ConsumerView) -> Html {
+/// A column's stage's props: its group and its consumers, copied from its session.
+#[derive(Properties, PartialEq)]
+pub struct CompareStageProps {
+    /// Whose column.
+    pub protocol: Protocol,
+    /// The column's group, as the engine shows it.
+    pub group: Rc<GroupView>,
+    /// The column's consumers.
+    pub consumers: Rc<Vec<ConsumerView>>,
+}
+
+/// A compact stage above a column's chart: its group's heading (a classic group's state and
+/// generation, a consumer group's state and epochs) and one chip per consumer with what it owns
+/// (a consumer-protocol member also its member epoch, its reconciliation state, and what it still
+/// has to revoke or waits for). Redrawn only when its group or consumers change.
+#[component]
+pub fn CompareStage(props: &CompareStageProps) -> Html {
+    let s = use_strings();
+    let g = &props.group;
+    let key = props.protocol.key();
+    let heading = match &g.consumer {
+        Some(c) => html! {
+            <p class="compare-group" data-testid={format!("compare-group-{key}")} data-state={c.state.name()}
+                data-group-epoch={c.group_epoch.to_string()} data-assignment-epoch={c.assignment_epoch.to_string()}>
+                { fill(s.kip848_view.group_line, &[
+                    ("state", c.state.label(s)),
+                    ("epoch", &c.group_epoch.to_string()),
+                    ("target", &c.assignment_epoch.to_string()),
+                ]) }
+            </p>
+        },
+        None => html! {
+            <p class="compare-group" data-testid={format!("compare-group-{key}")} data-state={format!("{:?}", g.state)}>
+                { fill(s.compare.group, &[
+                    ("state", crate::explain::state_name(s, g.state)),
+                    ("gen", &g.generation.to_string()),
+                ]) }
+            </p>
+        },
+    };
+    html! {
+        <div class="compare-stage">
+            { heading }
+            <ul class="compare-consumers">
+                { for props.consumers.iter().map(|c| consumer_chip(s, g, c)) }
+            </ul>
+            if let Some(m) = g.consumer.as_ref().and_then(|c| c.moves()) {
+                <p class="compare-moves" data-testid={format!("compare-moves-{key}")}>
+                    { crate::explain_consumer::moves_sentence(s, &m) }
+                </p>
+            }
+        </div>
+    }
+}
+
+fn consumer_chip(s: &Strings, g: &GroupView, c: &ConsumerView) -> Html {
     let running = c.lifecycle.is_running();
+    let member = g
+        .consumer
+        .as_ref()
+        .and_then(|cg| cg.member_of(&c.name))
+        .filter(|_| running);
+    if let Some(m) = member {
+        let kept: Vec<_> = m.keeping.clone();
+        return html! {
+            <li key={c.name.clone()} class="compare-consumer" data-consumer={c.name.clone()}
+                data-state={m.state.name()}>
+                <span class="compare-consumer-name">{ &c.name }</span>
+                <span class="compare-consumer-epoch" data-testid="compare-member-epoch">
+                    { format!("{} {} · {}", s.kip848_view.member_epoch, m.member_epoch, m.state.name()) }
+                </span>
+                <PartitionStrip name={c.name.clone()} {kept} revoke={m.giving_up.clone()}
+                    awaiting={m.awaiting.clone()} compact=true />
+            </li>
+        };
+    }
     let parts: Vec<String> = c
         .partitions
         .iter()
         .map(|p| p.partition.partition.to_string())
         .collect();
     html! {
-        <li class={classes!("compare-consumer", (!running).then_some("is-stopped"))}
+        <li key={c.name.clone()} class={classes!("compare-consumer", (!running).then_some("is-stopped"))}
             data-consumer={c.name.clone()} data-state={format!("{:?}", c.client_state)}>
             <span class="compare-consumer-name">{ &c.name }</span>
             <span class="compare-consumer-parts">
                 { for c.partitions.iter().map(|p| html! {
-                    <span class={format!("compare-part compare-part-{}", p.partition.partition.rem_euclid(8))}>
+                    <span class={classes!(format!("compare-part compare-part-{}", p.partition.partition.rem_euclid(8)),
+                            c.revoking.contains(&p.partition).then_some("is-revoking"))}>
                         { p.partition.partition }
                     </span>
                 }) }

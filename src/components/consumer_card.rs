@@ -1,4 +1,7 @@
 use rebalance_engine::assignor::RebalanceProtocol;
+use rebalance_engine::coordinator::consumer::MemberState;
+use rebalance_engine::protocol::TopicPartition;
+use rebalance_engine::session::ConsumerMemberFacts;
 use rebalance_engine::{ConsumerConfig, ConsumerView};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -41,6 +44,15 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     // An id from the name's bytes: any name (spaces, any script) gives one valid id, so the card
     // is always named by its heading.
     let heading_id = format!("consumer-{}-name", crate::style::id_of(&c.name));
+    // A consumer-protocol member: the coordinator's epochs and reconciliation replace the
+    // generation and the client's assignors.
+    let kip848 = c.consumer_protocol.is_some().then(|| {
+        let group = pg.view.group.consumer.as_ref();
+        let member = group.and_then(|g| g.member_of(&c.name)).filter(|_| running);
+        let target_epoch = group.map(|g| g.assignment_epoch);
+        html! { <Kip848Facts name={c.name.clone()} member={member.cloned()} {target_epoch}
+        client={c.consumer_protocol.clone()} /> }
+    });
     html! {
         <article class={classes!("consumer-card", consumer_class(props.index), (!running).then_some("is-stopped"),
                 props.selected.then_some("is-selected"))}
@@ -58,9 +70,13 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
             </header>
             <dl class="consumer-card-facts">
                 <div><dt>{ t.member_id }</dt><dd class="mono">if c.member_id.is_empty() { { s.none } } else { <bdi>{ c.member_id.clone() }</bdi> }</dd></div>
+                if let Some(k) = kip848.clone() {
+                    { k }
+                } else {
                 <div><dt>{ t.generation }</dt><dd>{ c.generation }</dd></div>
                 <div class="wide"><dt>{ t.partitions }</dt><dd class="mono">{ if parts.is_empty() { t.no_partitions.to_owned() } else { parts.join(", ") } }</dd></div>
-                if !revoking.is_empty() && running {
+                }
+                if !revoking.is_empty() && running && kip848.is_none() {
                     <div class="wide consumer-card-revoking" data-testid="revoking">
                         <dt>{ t.revoking }</dt>
                         <dd><span class="mono">{ revoking.join(", ") }</span>
@@ -69,8 +85,10 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                 }
                 <div><dt>{ t.processed }</dt><dd>{ c.records_processed }</dd></div>
                 <div><dt>{ t.duplicates }</dt><dd class={classes!((c.duplicates > 0).then_some("is-warning"))}>{ c.duplicates }</dd></div>
-                <div><dt>{ t.protocol }</dt><dd>{ protocol }</dd></div>
-                <div><dt>{ t.assignors }</dt><dd class="mono">{ assignors.join(", ") }</dd></div>
+                if kip848.is_none() {
+                    <div><dt>{ t.protocol }</dt><dd>{ protocol }</dd></div>
+                    <div><dt>{ t.assignors }</dt><dd class="mono">{ assignors.join(", ") }</dd></div>
+                }
                 if let Some(id) = &c.group_instance_id {
                     <div><dt>{ t.static_id }</dt><dd class="mono"><bdi>{ id }</bdi></dd></div>
                 }
@@ -182,6 +200,187 @@ fn state_icon(key: &str) -> Html {
             focusable="false">
             <path d={path} fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"
                 stroke-linejoin="round" stroke-dasharray={dashed} />
+        </svg>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub struct Kip848FactsProps {
+    /// The consumer's name.
+    pub name: String,
+    /// The coordinator's member, if the consumer is one now.
+    pub member: Option<ConsumerMemberFacts>,
+    /// The group's target assignment epoch.
+    pub target_epoch: Option<i32>,
+    /// What the client itself knows (its epoch and partitions before the coordinator answers).
+    pub client: Option<rebalance_engine::sim::ConsumerProtocolView>,
+}
+
+/// A consumer-protocol member on its card: its member epoch (and the target epoch while it is
+/// behind), its reconciliation state by Kafka's name, and its partitions drawn as kept, to revoke
+/// and awaited. Rendered inside the card's fact list.
+#[component]
+pub fn Kip848Facts(props: &Kip848FactsProps) -> Html {
+    let s = use_strings();
+    let v = &s.kip848_view;
+    let (epoch, kept, revoke, awaiting) = match (&props.member, &props.client) {
+        (Some(m), _) => (
+            m.member_epoch,
+            m.keeping.clone(),
+            m.giving_up.clone(),
+            m.awaiting.clone(),
+        ),
+        (None, Some(c)) => (
+            c.member_epoch,
+            c.assigned
+                .iter()
+                .filter(|tp| !c.pending_revocation.contains(tp))
+                .cloned()
+                .collect(),
+            c.pending_revocation.clone(),
+            c.pending_assignment.clone(),
+        ),
+        (None, None) => (0, Vec::new(), Vec::new(), Vec::new()),
+    };
+    let behind = props
+        .target_epoch
+        .filter(|t| props.member.is_some() && epoch < *t);
+    let (state_name, state_gloss, state_key) = match props.member.as_ref().map(|m| m.state) {
+        // STABLE at an older epoch: converged to the assignment it knows, the new target not
+        // heard of yet.
+        Some(state) if behind.is_some() && state == MemberState::Stable => {
+            (state.name(), v.member_stale, state.name())
+        }
+        Some(state) => (state.name(), member_gloss(s, state), state.name()),
+        None => (v.not_member, "", "NONE"),
+    };
+    html! {
+        <>
+            <div>
+                <dt>{ v.member_epoch }</dt>
+                <dd class={classes!("kip848-epoch", behind.is_some().then_some("is-behind"))}>
+                    <span key={epoch.to_string()} class="generation-tick" data-testid="member-epoch">{ epoch }</span>
+                    if let Some(t) = behind {
+                        <span class="kip848-behind" data-testid="member-epoch-behind">
+                            { " → " }{ fill(v.behind, &[("target", &t.to_string())]) }
+                        </span>
+                    }
+                </dd>
+            </div>
+            <div>
+                <dt>{ v.member_state }</dt>
+                <dd class={classes!("kip848-member-state", format!("is-{}", state_key.to_ascii_lowercase()))}
+                    data-testid="member-reconcile-state" data-state={state_key}>
+                    <code>{ state_name }</code>
+                    if !state_gloss.is_empty() {
+                        <span class="consumer-card-note">{ state_gloss }</span>
+                    }
+                </dd>
+            </div>
+            <div class="wide">
+                <dt>{ v.partitions }</dt>
+                <dd><PartitionStrip name={props.name.clone()} {kept} {revoke} {awaiting} /></dd>
+            </div>
+        </>
+    }
+}
+
+/// What a member state means, in a few words.
+pub fn member_gloss(s: &Strings, state: MemberState) -> &'static str {
+    let v = &s.kip848_view;
+    match state {
+        MemberState::Stable => v.member_stable,
+        MemberState::UnrevokedPartitions => v.member_unrevoked,
+        MemberState::UnreleasedPartitions => v.member_unreleased,
+        MemberState::Unknown => v.member_unknown,
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub struct PartitionStripProps {
+    /// Whose partitions (for the accessible name).
+    pub name: String,
+    /// Owned and kept.
+    pub kept: Vec<TopicPartition>,
+    /// Owned, still to revoke.
+    pub revoke: Vec<TopicPartition>,
+    /// In the target, not owned yet.
+    pub awaiting: Vec<TopicPartition>,
+    /// Without the key under the chips (compare columns).
+    #[prop_or_default]
+    pub compact: bool,
+}
+
+/// A member's partitions as chips, one per partition, each kind with its own look and glyph (so
+/// that colour is not the only signal): kept solid, to revoke striped with an arrow out, awaited
+/// dashed with an arrow in. The chips read in the strip's accessible name.
+#[component]
+pub fn PartitionStrip(props: &PartitionStripProps) -> Html {
+    let s = use_strings();
+    let v = &s.kip848_view;
+    let list = |ps: &[TopicPartition]| {
+        if ps.is_empty() {
+            v.nothing.to_owned()
+        } else {
+            ps.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let label = fill(
+        v.strip_label,
+        &[
+            ("name", &props.name),
+            ("kept", &list(&props.kept)),
+            ("revoke", &list(&props.revoke)),
+            ("awaiting", &list(&props.awaiting)),
+        ],
+    );
+    let chips = |ps: &[TopicPartition], kind: &'static str| {
+        ps.iter()
+            .map(|tp| {
+                html! {
+                    <span class={classes!("pchip", format!("is-{kind}"))} data-kind={kind} data-part={tp.to_string()}>
+                        { chip_icon(kind) }<span class="pchip-name">{ tp.to_string() }</span>
+                    </span>
+                }
+            })
+            .collect::<Html>()
+    };
+    let empty = props.kept.is_empty() && props.revoke.is_empty() && props.awaiting.is_empty();
+    let key_item = |kind: &'static str, word: &'static str, shown: bool| {
+        shown.then(|| html! { <span class="pstrip-key-item">{ chip_icon(kind) }{ word }</span> })
+    };
+    html! {
+        <div class="pstrip" role="img" aria-label={label} data-testid="partition-strip">
+            <span class="pstrip-chips" aria-hidden="true">
+                { chips(&props.kept, "kept") }
+                { chips(&props.revoke, "revoke") }
+                { chips(&props.awaiting, "awaiting") }
+                if empty { <span class="pstrip-none">{ v.nothing }</span> }
+            </span>
+            if !props.compact && (!props.revoke.is_empty() || !props.awaiting.is_empty()) {
+                <span class="pstrip-key" aria-hidden="true">
+                    { key_item("kept", v.kept, !props.kept.is_empty()) }
+                    { key_item("revoke", v.to_revoke, !props.revoke.is_empty()) }
+                    { key_item("awaiting", v.awaiting, !props.awaiting.is_empty()) }
+                </span>
+            }
+        </div>
+    }
+}
+
+/// The glyph of a chip's kind: a filled square (kept), an arrow leaving (to revoke), an arrow
+/// arriving into an open box (awaited).
+fn chip_icon(kind: &str) -> Html {
+    let path = match kind {
+        "kept" => "M3 3h10v10H3z",
+        "revoke" => "M3 8h9M9 4.5L12.5 8L9 11.5M3 3v10",
+        _ => "M13 8H4M7 4.5L3.5 8L7 11.5M13 3v10",
+    };
+    let fill_it = if kind == "kept" { "currentColor" } else { "none" };
+    html! {
+        <svg class="pchip-icon" viewBox="0 0 16 16" width="11" height="11" aria-hidden="true" focusable="false">
+            <path d={path} fill={fill_it} stroke="currentColor" stroke-width="1.8" stroke-linecap="round"
+                stroke-linejoin="round" />
         </svg>
     }
 }

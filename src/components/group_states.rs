@@ -1,7 +1,7 @@
 use rebalance_engine::GroupState;
 use yew::prelude::*;
 
-use super::{use_playground, use_strings, StateDiagram, StateLook};
+use super::{use_playground, use_strings, ConsumerStateDiagram, StateDiagram, StateLook};
 use crate::explain::GroupFacts;
 use crate::i18n::fill;
 
@@ -26,13 +26,37 @@ pub fn GroupStates() -> Html {
         note.push_str(s.sentence_gap);
         note.push_str(&fill(s.group.offsets_partition_article, &[("p", &p)]));
     }
+    let (diagram, explanation) = match &g.consumer {
+        Some(c) => {
+            let last = c.last_transition.map(|(from, to, _)| (from, to));
+            let key = c.last_transition.map_or(0, |(_, _, seq)| seq);
+            (
+                html! {
+                    <>
+                        <ConsumerStateDiagram current={c.state} {last} transition_key={key} />
+                        <p class="group-panel-note">{ s.kip848_view.diagram_note }</p>
+                        if let Some(m) = c.moves() {
+                            <p class="group-panel-explanation kip848-moves" data-testid="kip848-moves">
+                                { crate::explain_consumer::moves_sentence(s, &m) }
+                            </p>
+                        }
+                    </>
+                },
+                c.state.explanation(s),
+            )
+        }
+        None => (
+            html! { <StateDiagram current={state} {previous} {transition_key} /> },
+            state.explanation(s),
+        ),
+    };
     html! {
         <section class="group-states panel" aria-labelledby="group-states-heading">
             <h2 id="group-states-heading" class="panel-heading">{ s.group.states_heading }</h2>
-            <StateDiagram current={state} {previous} {transition_key} />
-            <p class="group-panel-explanation">{ state.explanation(s) }</p>
+            { diagram }
+            <p class="group-panel-explanation">{ explanation }</p>
             <p class="group-panel-note"><code>{ format!("__consumer_offsets-{}", g.partition) }</code>{ ": " }{ super::isolate_names(&note, &[g.group_id.as_str()]) }</p>
-            if pg.view.consumers.is_empty() && g.state == GroupState::Empty {
+            if pg.view.consumers.is_empty() && g.state == GroupState::Empty && g.consumer.is_none() {
                 <p class="group-panel-empty">{ s.no_consumers }</p>
             }
         </section>

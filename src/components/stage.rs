@@ -1,5 +1,6 @@
 use std::rc::Rc;
 
+use rebalance_engine::coordinator::consumer::ConsumerGroupState;
 use rebalance_engine::sort::sort_by_key;
 use rebalance_engine::{Endpoint, GroupState, NodeId, PartitionStatus};
 use yew::prelude::*;
@@ -334,12 +335,23 @@ pub fn Stage() -> Html {
         })
     });
 
-    let state_class = match view.group.state {
-        GroupState::Empty => "stage-empty-group",
-        GroupState::PreparingRebalance => "stage-preparing",
-        GroupState::CompletingRebalance => "stage-completing",
-        GroupState::Stable => "stage-stable",
-        GroupState::Dead => "stage-dead",
+    // A consumer-protocol group does not stop to rebalance: its stage is not tinted as a classic
+    // rebalance's is.
+    let state_class = match (&view.group.consumer, view.group.state) {
+        (Some(c), _) => match c.state {
+            ConsumerGroupState::Empty => "stage-empty-group",
+            ConsumerGroupState::Assigning => "stage-cg-assigning",
+            ConsumerGroupState::Reconciling => "stage-cg-reconciling",
+            ConsumerGroupState::Stable => "stage-stable",
+            ConsumerGroupState::Dead => "stage-dead",
+        },
+        (None, state) => match state {
+            GroupState::Empty => "stage-empty-group",
+            GroupState::PreparingRebalance => "stage-preparing",
+            GroupState::CompletingRebalance => "stage-completing",
+            GroupState::Stable => "stage-stable",
+            GroupState::Dead => "stage-dead",
+        },
     };
 
     html! {

@@ -1,3 +1,4 @@
+use rebalance_engine::coordinator::consumer::ConsumerGroupState;
 use rebalance_engine::GroupState;
 use yew::prelude::*;
 
@@ -167,6 +168,152 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     }
 }
 
+impl StateLook for ConsumerGroupState {
+    fn label(self, s: &Strings) -> &'static str {
+        pick_consumer(self, &s.kip848_view.states)
+    }
+
+    fn explanation(self, s: &Strings) -> &'static str {
+        pick_consumer(self, &s.kip848_view.explanations)
+    }
+
+    fn css(self) -> &'static str {
+        match self {
+            ConsumerGroupState::Empty => "state-empty",
+            ConsumerGroupState::Assigning => "state-assigning",
+            ConsumerGroupState::Reconciling => "state-reconciling",
+            ConsumerGroupState::Stable => "state-stable",
+            ConsumerGroupState::Dead => "state-dead",
+        }
+    }
+}
+
+fn pick_consumer(state: ConsumerGroupState, names: &crate::i18n::ConsumerStateNames) -> &'static str {
+    match state {
+        ConsumerGroupState::Empty => names.empty,
+        ConsumerGroupState::Assigning => names.assigning,
+        ConsumerGroupState::Reconciling => names.reconciling,
+        ConsumerGroupState::Stable => names.stable,
+        ConsumerGroupState::Dead => names.dead,
+    }
+}
+
+/// Where each consumer-group state's box is drawn: the corners of a square, Empty top left, then
+/// clockwise in Kafka's order.
+fn consumer_centre(state: ConsumerGroupState) -> Option<(f64, f64)> {
+    match state {
+        ConsumerGroupState::Empty => Some((96.0, 46.0)),
+        ConsumerGroupState::Assigning => Some((428.0, 46.0)),
+        ConsumerGroupState::Reconciling => Some((428.0, 206.0)),
+        ConsumerGroupState::Stable => Some((96.0, 206.0)),
+        ConsumerGroupState::Dead => None,
+    }
+}
+
+/// The arrow of a consumer-group transition: from the edge of one box towards the other, moved a
+/// little to its left so that the two directions of a pair are drawn side by side.
+fn consumer_line(from: ConsumerGroupState, to: ConsumerGroupState) -> Option<Line> {
+    let (a, b) = (consumer_centre(from)?, consumer_centre(to)?);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy).max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    // How far the box's edge is from its centre along this direction.
+    let reach = |ux: f64, uy: f64| {
+        let tx = if ux.abs() > 1e-9 {
+            (BOX_W / 2.0 + 6.0) / ux.abs()
+        } else {
+            f64::MAX
+        };
+        let ty = if uy.abs() > 1e-9 {
+            (BOX_H / 2.0 + 6.0) / uy.abs()
+        } else {
+            f64::MAX
+        };
+        tx.min(ty)
+    };
+    let (r0, r1) = (reach(ux, uy), reach(ux, uy) + 4.0);
+    let (ox, oy) = (uy * 7.0, -ux * 7.0);
+    Some((
+        a.0 + ux * r0 + ox,
+        a.1 + uy * r0 + oy,
+        b.0 - ux * r1 + ox,
+        b.1 - uy * r1 + oy,
+    ))
+}
+
+#[derive(PartialEq, Properties)]
+pub struct ConsumerStateDiagramProps {
+    pub current: ConsumerGroupState,
+    /// The last transition (from, to), if there was one.
+    #[prop_or_default]
+    pub last: Option<(ConsumerGroupState, ConsumerGroupState)>,
+    /// Changes with every transition, so that its animation plays again.
+    #[prop_or_default]
+    pub transition_key: u64,
+}
+
+/// A consumer-protocol group's four derived states as boxes, with the transitions the engine lists
+/// ([`ConsumerGroupState::transitions`]: any to any). The current one is lit, outlined and marked
+/// in words; the arrow of the last transition is drawn bold and animated. Dead is never derived:
+/// while the group is Dead no box is lit and the marker says so under the drawing.
+#[component]
+pub fn ConsumerStateDiagram(props: &ConsumerStateDiagramProps) -> Html {
+    let s = use_strings();
+    let arrows = ConsumerGroupState::transitions().filter_map(|(from, to)| {
+        let (x1, y1, x2, y2) = consumer_line(from, to)?;
+        let is_last = props.last == Some((from, to));
+        let key = if is_last {
+            format!("{}-{}-{}", from.css(), to.css(), props.transition_key)
+        } else {
+            format!("{}-{}", from.css(), to.css())
+        };
+        Some(html! {
+            <line key={key} class={classes!("state-edge", is_last.then_some("is-last"))}
+                data-from={from.name()} data-to={to.name()}
+                x1={short(x1, 1)} y1={short(y1, 1)} x2={short(x2, 1)} y2={short(y2, 1)}
+                marker-end="url(#cg-state-arrow)" />
+        })
+    });
+    let boxes = ConsumerGroupState::DERIVED.into_iter().filter_map(|state| {
+        let (x, y) = consumer_centre(state)?;
+        let current = state == props.current;
+        let (line1, line2) = two_lines(state.label(s));
+        let key = if current { format!("{}-{}", state.css(), props.transition_key) } else { state.css().to_owned() };
+        Some(html! {
+            <g key={key}
+                class={classes!("state-node", state.css(), current.then_some("is-current"))}
+                role="listitem" data-state={state.name()}
+                aria-current={current.then_some("step")}
+                transform={format!("translate({},{})", short(x, 1), short(y, 1))}
+            >
+                <rect x={short(-BOX_W / 2.0, 1)} y={short(-BOX_H / 2.0, 1)}
+                    width={short(BOX_W, 1)} height={short(BOX_H, 1)} rx="12" />
+                <text class="state-node-name" text-anchor="middle" y={if line2.is_empty() { "6" } else { "-4" }}>{ line1 }</text>
+                if !line2.is_empty() {
+                    <text class="state-node-sub" text-anchor="middle" y="16">{ line2 }</text>
+                }
+                if current {
+                    <text class="state-node-marker" text-anchor="middle" y={short(BOX_H / 2.0 + 17.0, 1)}>{ "▲ " }{ s.current_state }</text>
+                }
+                <title>{ state.explanation(s) }</title>
+            </g>
+        })
+    });
+    html! {
+        <svg class="state-diagram consumer-state-diagram" viewBox="0 0 524 262" role="list"
+            aria-label={s.kip848_view.diagram_label} data-testid="consumer-state-diagram">
+            <defs>
+                <marker id="cg-state-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"
+                    orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 Z" class="state-arrow-head" />
+                </marker>
+            </defs>
+            <g aria-hidden="true">{ for arrows }</g>
+            { for boxes }
+        </svg>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +338,24 @@ mod tests {
         }
         assert_eq!(edges().filter(|(_, t, _)| *t == GroupState::Dead).count(), 1);
         assert_eq!(edges().count(), 7);
+    }
+
+    /// The consumer diagram draws one arrow per transition the engine lists, and only those.
+    #[test]
+    fn the_consumer_arrows_are_the_engines_transitions() {
+        let listed: Vec<_> = ConsumerGroupState::transitions().collect();
+        assert_eq!(listed.len(), 12);
+        for (from, to) in &listed {
+            assert!(consumer_line(*from, *to).is_some(), "no arrow for {from} -> {to}");
+        }
+        for from in ConsumerGroupState::ALL {
+            assert!(consumer_line(from, ConsumerGroupState::Dead).is_none());
+            assert!(consumer_line(ConsumerGroupState::Dead, from).is_none());
+        }
+        assert_eq!(
+            two_lines("调和中（Reconciling）"),
+            ("调和中".into(), "Reconciling".into())
+        );
     }
 
     #[test]

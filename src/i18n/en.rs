@@ -8,6 +8,7 @@ use super::{
 use super::{
     ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
 };
+use super::{ConsumerStateNames, Kip848ViewStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka Rebalance Playground",
@@ -733,5 +734,53 @@ pub(super) const STRINGS: Strings = Strings {
         unowned_worst: "Longest unowned stretch",
         requests: "Requests sent",
         duplicates: "Duplicates processed",
+    },
+    kip848_view: Kip848ViewStrings {
+        states: ConsumerStateNames {
+            empty: "Empty",
+            assigning: "Assigning",
+            reconciling: "Reconciling",
+            stable: "Stable",
+            dead: "Dead",
+        },
+        explanations: ConsumerStateNames {
+            empty: "The consumer group has no members. Its epochs and committed offsets stay.",
+            assigning: "The group epoch is ahead of the target assignment epoch: the coordinator computes a new \
+                        target at the next heartbeat. Nobody stops consuming meanwhile.",
+            reconciling: "A new target exists, and some members have not reached it: they revoke what moves, one \
+                          by one, while they keep consuming the rest.",
+            stable: "Every member owns its target partitions at the target assignment epoch.",
+            dead: "The coordinator does not serve the group's partition now (the classic DescribeGroups \
+                   reports every consumer group as Dead).",
+        },
+        group_line: "{state}, group epoch {epoch} (target {target})",
+        group_epoch: "Group epoch",
+        assignment_epoch: "Target assignment epoch",
+        assignor: "Server assignor",
+        diagram_label: "The states of a consumer-protocol group",
+        diagram_note: "Kafka derives this state again after every change of a member or an epoch, and keeps \
+                       no table of transitions: any state can follow any other.",
+        member_epoch: "Member epoch",
+        member_state: "Member state",
+        behind: "target {target}",
+        partitions: "Partitions",
+        kept: "owns, keeps",
+        to_revoke: "to revoke",
+        awaiting: "waits for",
+        strip_label: "{name}: keeps {kept}; revokes {revoke}; waits for {awaiting}",
+        nothing: "nothing",
+        member_stable: "at its target",
+        member_unrevoked: "must revoke first",
+        member_unreleased: "waits for others to release",
+        member_unknown: "fenced, must rejoin",
+        not_member: "not a member",
+        only_moved: "Unlike the classic protocol, nobody stops: {kept}. Only {moved}.",
+        keeps: "{member} keeps consuming {parts}",
+        moves: "{part} moves from {from} to {to}",
+        nothing_moved: "Unlike the classic protocol, nobody stops or revokes: the new target only gives out \
+                        {parts}, which nobody owned.",
+        moves_out: "{from} gives up {part}",
+        separator: "; ",
+        member_stale: "not told of the new target yet",
     },
 };

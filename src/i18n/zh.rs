@@ -10,6 +10,7 @@ use super::{
 use super::{
     ConsoleStrings, ConsumerExplain, ExplainMore, ImportStrings, Kip848ClientStrings, ReplicationStrings,
 };
+use super::{ConsumerStateNames, Kip848ViewStrings};
 
 pub(super) const STRINGS: Strings = Strings {
     app_title: "Kafka 消费者组重平衡演示",
@@ -691,5 +692,48 @@ pub(super) const STRINGS: Strings = Strings {
         unowned_worst: "最长的无人拥有时段",
         requests: "发送的请求",
         duplicates: "重复处理的记录",
+    },
+    kip848_view: Kip848ViewStrings {
+        states: ConsumerStateNames {
+            empty: "空（Empty）",
+            assigning: "分配中（Assigning）",
+            reconciling: "调和中（Reconciling）",
+            stable: "稳定（Stable）",
+            dead: "死亡（Dead）",
+        },
+        explanations: ConsumerStateNames {
+            empty: "消费者组没有成员。它的 epoch 和已提交的位移会保留。",
+            assigning: "组 epoch 领先于目标分配 epoch：协调者在下一次心跳时计算新的目标分配。这期间没有人停止消费。",
+            reconciling: "新的目标分配已经有了，但有些成员还没达到它：它们逐个撤销要移走的分区，同时继续消费其余分区。",
+            stable: "每个成员都在目标分配 epoch 上拥有自己的目标分区。",
+            dead: "协调者现在不服务该组的分区（经典的 DescribeGroups 会把每个消费者组都报告为 Dead）。",
+        },
+        group_line: "{state}，组 epoch {epoch}（目标 {target}）",
+        group_epoch: "组 epoch",
+        assignment_epoch: "目标分配 epoch",
+        assignor: "服务端分配器",
+        diagram_label: "新消费者协议组的状态",
+        diagram_note: "每当成员或 epoch 变化，Kafka 都会重新推导这个状态，并不保存状态转换表：任何状态之后都可能是任何其他状态。",
+        member_epoch: "成员 epoch",
+        member_state: "成员状态",
+        behind: "目标 {target}",
+        partitions: "分区",
+        kept: "拥有并保留",
+        to_revoke: "待撤销",
+        awaiting: "等待获得",
+        strip_label: "{name}：保留 {kept}；撤销 {revoke}；等待 {awaiting}",
+        nothing: "无",
+        member_stable: "已达到目标",
+        member_unrevoked: "必须先撤销",
+        member_unreleased: "等待其他成员释放",
+        member_unknown: "已被隔离，必须重新加入",
+        not_member: "不是成员",
+        only_moved: "和经典协议不同，没有人停下来：{kept}。只有{moved}。",
+        keeps: "{member} 继续消费 {parts}",
+        moves: "{part} 从 {from} 移到 {to}",
+        nothing_moved: "和经典协议不同，没有人停下或撤销：新的目标分配只分出了没人拥有的 {parts}。",
+        moves_out: "{from} 放弃 {part}",
+        separator: "；",
+        member_stale: "还没收到新的目标分配",
     },
 };

@@ -139,6 +139,15 @@ for (const lang of ['en', 'zh']) {
     const killAt = await addThreeKillOne(page, lang);
     await page.getByRole('toolbar').getByRole('button', { name: lang === 'zh' ? /暂停|Pause/ : 'Pause' }).click();
     await checkLanes(page, killAt);
+    // The consumer protocol's column is headed by its own group: a consumer group's state and
+    // epochs, not a classic generation.
+    if (!(await unavailable.count())) {
+      const heading = page.getByTestId('compare-group-consumer');
+      await heading.waitFor({ state: 'attached' });
+      assert.match(await heading.getAttribute('data-state'), /^(Empty|Assigning|Reconciling|Stable)$/);
+      assert.ok(Number(await heading.getAttribute('data-group-epoch')) >= 1);
+      assert.match(await heading.textContent(), lang === 'zh' ? /组 epoch \d+（目标 \d+）/ : /group epoch \d+ \(target \d+\)/);
+    }
     // The link carries the mode.
     await page.waitForFunction(() => location.hash.startsWith('#s=compare&rb1.'));
     await screenshot(page, `compare-${lang}`);

@@ -32,8 +32,9 @@
 //! follows are the same). Where the oldest lines were dropped and the count is not known, the
 //! replay builds its events and drops them.
 
+use crate::coordinator::consumer::{ConsumerGroupState, MemberState};
 use crate::coordinator::{partition_for, PartitionStatus};
-use crate::protocol::{GroupState, NodeId};
+use crate::protocol::{GroupState, NodeId, TopicPartition};
 use crate::scenario::{ActionSpec, Scenario, ScenarioError};
 use crate::sim::{
     Action, ActionError, ConsumerView, LogLevel, SimEvent, SimEventKind, Simulation, WorldEvent,
@@ -76,6 +77,10 @@ struct Marks {
     read: usize,
     last_transition: Option<(GroupState, GroupState, u64)>,
     generation_seq: u64,
+    /// The last derived state change of a consumer-protocol group: from, to, sequence number.
+    consumer_transition: Option<(ConsumerGroupState, ConsumerGroupState, u64)>,
+    /// The log sequence number of the last group epoch bump of a consumer-protocol group.
+    epoch_seq: u64,
 }
 
 impl Marks {
@@ -92,10 +97,19 @@ impl Marks {
                         m.last_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::GenerationChanged { .. } if m.generation_seq == 0 => m.generation_seq = ev.seq,
+                    EventKind::ConsumerGroupStateChanged { from, to, .. }
+                        if m.consumer_transition.is_none() =>
+                    {
+                        m.consumer_transition = Some((*from, *to, ev.seq));
+                    }
+                    EventKind::ConsumerGroupEpochBumped { .. } if m.epoch_seq == 0 => m.epoch_seq = ev.seq,
                     _ => {}
                 }
             }
-            if m.last_transition.is_some() && m.generation_seq != 0 {
+            // A group is classic or consumer: the marks of either kind are enough.
+            let classic = m.last_transition.is_some() && m.generation_seq != 0;
+            let consumer = m.consumer_transition.is_some() && m.epoch_seq != 0;
+            if classic || consumer {
                 break;
             }
         }
@@ -115,6 +129,10 @@ impl Marks {
                         self.last_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::GenerationChanged { .. } => self.generation_seq = ev.seq,
+                    EventKind::ConsumerGroupStateChanged { from, to, .. } => {
+                        self.consumer_transition = Some((*from, *to, ev.seq));
+                    }
+                    EventKind::ConsumerGroupEpochBumped { .. } => self.epoch_seq = ev.seq,
                     _ => {}
                 }
             }
@@ -560,9 +578,11 @@ impl Session {
         let leader = leader_member
             .as_deref()
             .and_then(|m| sim.consumer_named_by_member(m));
+        let consumer = self.consumer_group_facts(snapshot.is_none(), loaded);
+        let members = consumer.as_ref().map_or(members, |c| c.members.len());
         GroupView {
             group_id,
-            exists: snapshot.is_some(),
+            exists: snapshot.is_some() || consumer.as_ref().is_some_and(|c| c.exists),
             state,
             described_state: described.group_state,
             described_error: described.error_code,
@@ -578,7 +598,102 @@ impl Session {
             members,
             last_transition: self.marks.last_transition,
             generation_seq: self.marks.generation_seq,
+            consumer,
         }
+    }
+
+    /// The consumer-protocol part of [`Session::group_view`]: the coordinator's consumer group if
+    /// it holds one; else, when no classic group exists either and some consumer speaks the
+    /// consumer protocol, the group such a consumer will create (Empty at epoch 0 on a serving
+    /// coordinator, Dead while the coordinator does not serve the group's partition).
+    fn consumer_group_facts(
+        &self,
+        no_classic: bool,
+        loaded: Option<PartitionStatus>,
+    ) -> Option<ConsumerGroupFacts> {
+        let sim = &self.sim;
+        let marks = (self.marks.consumer_transition, self.marks.epoch_seq);
+        if let Some(g) = sim.consumer_group() {
+            let members = g
+                .members
+                .into_iter()
+                .map(|m| {
+                    let awaiting = m
+                        .target
+                        .iter()
+                        .filter(|tp| !m.assigned.contains(tp))
+                        .cloned()
+                        .collect();
+                    let keeping = m
+                        .assigned
+                        .iter()
+                        .filter(|tp| m.target.contains(tp))
+                        .cloned()
+                        .collect();
+                    // Pending revocation, and owned partitions the target takes away that the
+                    // member has not been told about yet (it learns at its next heartbeat).
+                    let mut giving_up: Vec<TopicPartition> = m.pending_revocation.clone();
+                    giving_up.extend(m.assigned.iter().filter(|tp| !m.target.contains(tp)).cloned());
+                    crate::sort::sort_by_key(&mut giving_up, |tp| tp.clone());
+                    ConsumerMemberFacts {
+                        consumer: sim.consumer_named_by_member(&m.member_id),
+                        member_id: m.member_id,
+                        instance_id: m.instance_id,
+                        member_epoch: m.member_epoch,
+                        previous_member_epoch: m.previous_member_epoch,
+                        state: m.state,
+                        assigned: m.assigned,
+                        pending_revocation: m.pending_revocation,
+                        target: m.target,
+                        awaiting,
+                        keeping,
+                        giving_up,
+                    }
+                })
+                .collect();
+            let served = loaded == Some(PartitionStatus::Active);
+            return Some(ConsumerGroupFacts {
+                exists: true,
+                state: if served { g.state } else { ConsumerGroupState::Dead },
+                group_epoch: g.group_epoch,
+                assignment_epoch: g.assignment_epoch,
+                assignor: Some(g.assignor),
+                members,
+                last_transition: marks.0,
+                epoch_seq: marks.1,
+            });
+        }
+        if !no_classic || !self.speaks_consumer_protocol() {
+            return None;
+        }
+        Some(ConsumerGroupFacts {
+            exists: false,
+            state: if loaded == Some(PartitionStatus::Active) {
+                ConsumerGroupState::Empty
+            } else {
+                ConsumerGroupState::Dead
+            },
+            group_epoch: 0,
+            assignment_epoch: 0,
+            assignor: None,
+            members: Vec::new(),
+            last_transition: marks.0,
+            epoch_seq: marks.1,
+        })
+    }
+
+    /// Whether the group is to be a consumer-protocol group: some consumer runs with
+    /// `group.protocol=consumer`, or the scenario's defaults or consumers say so.
+    fn speaks_consumer_protocol(&self) -> bool {
+        use crate::client::GroupProtocol;
+        let d = self.base.client_defaults.group_protocol;
+        self.sim.has_consumer_protocol_consumer()
+            || d == Some(GroupProtocol::Consumer)
+            || self
+                .base
+                .consumers
+                .iter()
+                .any(|c| c.group_protocol.or(d) == Some(GroupProtocol::Consumer))
     }
 
     /// Every consumer, as the UI draws it.
@@ -642,4 +757,151 @@ pub struct GroupView {
     pub last_transition: Option<(GroupState, GroupState, u64)>,
     /// The log sequence number of the last generation change.
     pub generation_seq: u64,
+    /// For a consumer-protocol (KIP-848) group, what its coordinator holds: state, epochs and
+    /// members (the classic fields above then say nothing: no generation, no leader; `members`
+    /// counts its members). `None` for a classic group.
+    pub consumer: Option<ConsumerGroupFacts>,
+}
+
+/// A consumer-protocol (KIP-848) group at one moment, as the engine tells the UI to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerGroupFacts {
+    /// Whether the coordinator holds the group (created by the first ConsumerGroupHeartbeat).
+    pub exists: bool,
+    /// Its derived state (Empty, Assigning, Reconciling, Stable), or `Dead` while the coordinator
+    /// does not serve its partition (as the classic DescribeGroups reports it).
+    pub state: ConsumerGroupState,
+    /// The group epoch.
+    pub group_epoch: i32,
+    /// The target assignment epoch (at most the group epoch).
+    pub assignment_epoch: i32,
+    /// The server assignor in use.
+    pub assignor: Option<String>,
+    /// Its members, by member id.
+    pub members: Vec<ConsumerMemberFacts>,
+    /// The last state change: from, to, log sequence number.
+    pub last_transition: Option<(ConsumerGroupState, ConsumerGroupState, u64)>,
+    /// The log sequence number of the last group epoch bump.
+    pub epoch_seq: u64,
+}
+
+impl ConsumerGroupFacts {
+    /// The member the consumer named `name` is, if it is one.
+    pub fn member_of(&self, name: &str) -> Option<&ConsumerMemberFacts> {
+        self.members.iter().find(|m| m.consumer.as_deref() == Some(name))
+    }
+
+    /// While members reconcile to a new target: who keeps consuming what, and which partitions
+    /// move from whom to whom (the difference to a classic rebalance, where every member stops).
+    /// `None` while nothing moves.
+    pub fn moves(&self) -> Option<TargetMoves> {
+        let mut moved = Vec::new();
+        for m in &self.members {
+            for tp in &m.awaiting {
+                let from = self
+                    .members
+                    .iter()
+                    .find(|o| {
+                        o.member_id != m.member_id
+                            && (o.pending_revocation.contains(tp) || o.assigned.contains(tp))
+                    })
+                    .map(ConsumerMemberFacts::name);
+                moved.push(PartitionMove {
+                    partition: tp.clone(),
+                    from,
+                    to: Some(m.name()),
+                });
+            }
+        }
+        for m in &self.members {
+            for tp in &m.pending_revocation {
+                if !moved.iter().any(|mv| &mv.partition == tp) {
+                    moved.push(PartitionMove {
+                        partition: tp.clone(),
+                        from: Some(m.name()),
+                        to: None,
+                    });
+                }
+            }
+        }
+        if moved.is_empty() {
+            return None;
+        }
+        crate::sort::sort_by_key(&mut moved, |mv| mv.partition.clone());
+        let kept = self
+            .members
+            .iter()
+            .map(|m| {
+                let parts: Vec<TopicPartition> = m
+                    .assigned
+                    .iter()
+                    .filter(|tp| m.target.contains(tp))
+                    .cloned()
+                    .collect();
+                (m.name(), parts)
+            })
+            .filter(|(_, parts)| !parts.is_empty())
+            .collect();
+        Some(TargetMoves { kept, moved })
+    }
+}
+
+/// What a new target of a consumer-protocol group changes while its members reconcile
+/// ([`ConsumerGroupFacts::moves`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetMoves {
+    /// Each member that keeps partitions (by consumer name, else member id), and those partitions:
+    /// it goes on consuming them throughout.
+    pub kept: Vec<(String, Vec<TopicPartition>)>,
+    /// The partitions that move, in partition order.
+    pub moved: Vec<PartitionMove>,
+}
+
+/// One partition moving between members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionMove {
+    /// The partition.
+    pub partition: TopicPartition,
+    /// Who gives it up (`None`: nobody owned it).
+    pub from: Option<String>,
+    /// Who gets it (`None`: nobody, it leaves the assignment).
+    pub to: Option<String>,
+}
+
+/// One member of a consumer-protocol group, as the coordinator holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerMemberFacts {
+    /// The member id.
+    pub member_id: String,
+    /// The name of the simulated consumer holding that member id, if one does.
+    pub consumer: Option<String>,
+    /// Its `group.instance.id`, if static.
+    pub instance_id: Option<String>,
+    /// Its member epoch.
+    pub member_epoch: i32,
+    /// Its previous member epoch.
+    pub previous_member_epoch: i32,
+    /// Its reconciliation state (STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS, UNKNOWN).
+    pub state: MemberState,
+    /// Its current assignment: the partitions it may use.
+    pub assigned: Vec<TopicPartition>,
+    /// Partitions it still has to revoke.
+    pub pending_revocation: Vec<TopicPartition>,
+    /// Its target assignment.
+    pub target: Vec<TopicPartition>,
+    /// Target partitions it does not have yet (it waits for them: after its own revocation, or
+    /// until their previous owners release them).
+    pub awaiting: Vec<TopicPartition>,
+    /// Partitions it owns and its target keeps: it consumes them throughout.
+    pub keeping: Vec<TopicPartition>,
+    /// Partitions it owns that its target takes away: pending revocation, or not yet told (until
+    /// its next heartbeat brings the new target).
+    pub giving_up: Vec<TopicPartition>,
+}
+
+impl ConsumerMemberFacts {
+    /// Its consumer's name, else its member id.
+    pub fn name(&self) -> String {
+        self.consumer.clone().unwrap_or_else(|| self.member_id.clone())
+    }
 }

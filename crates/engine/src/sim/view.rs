@@ -354,6 +354,13 @@ impl Simulation {
         self.coordinator().consumer_group_view(&self.group_id)
     }
 
+    /// Whether some consumer is configured with `group.protocol=consumer`.
+    pub fn has_consumer_protocol_consumer(&self) -> bool {
+        self.consumers
+            .iter()
+            .any(|s| s.consumer.config().group_protocol == crate::client::GroupProtocol::Consumer)
+    }
+
     /// Every topic with its partitions and their owners.
     pub fn topics(&self) -> Vec<TopicView> {
         let committed = self.committed_offsets();
@@ -436,4 +443,28 @@ fn consumer_protocol_view(c: &Consumer) -> Option<ConsumerProtocolView> {
         heartbeat_interval_ms: c.heartbeat_interval_ms().unwrap_or(0),
         server_assignor: c.config().server_assignor.clone(),
     })
+}
+
+impl crate::coordinator::consumer::ConsumerGroupState {
+    /// The states [`ConsumerGroupState::derive`](crate::coordinator::consumer::ConsumerGroupState::derive)
+    /// returns: every state but `Dead`, in Kafka's order.
+    pub const DERIVED: [Self; 4] = [Self::Empty, Self::Assigning, Self::Reconciling, Self::Stable];
+
+    /// Every change of state a consumer group can go through, `(from, to)`.
+    ///
+    /// Kafka keeps no transition table for a consumer group (unlike the classic group's
+    /// `validPreviousStates`): `maybeUpdateGroupState` derives the state again after every change
+    /// of a member, the group epoch or the target assignment epoch, so any derived state can
+    /// follow any other. Which ones a story shows depends on what changed (a first join goes from
+    /// Empty to Stable in one write, a leave to Assigning until the next heartbeat computes the
+    /// target, a join into a Stable group to Reconciling). `Dead` is never derived: only the classic
+    /// DescribeGroups reports it.
+    pub fn transitions() -> impl Iterator<Item = (Self, Self)> {
+        Self::DERIVED.into_iter().flat_map(|from| {
+            Self::DERIVED
+                .into_iter()
+                .filter(move |to| *to != from)
+                .map(move |to| (from, to))
+        })
+    }
 }

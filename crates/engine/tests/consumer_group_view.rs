@@ -1,0 +1,175 @@
+//! The group view of a consumer-protocol (KIP-848) group: what the playground's stage, cards and
+//! compare columns show, read from the coordinator through a [`Session`].
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use rebalance_engine::coordinator::consumer::{ConsumerGroupState, MemberState};
+use rebalance_engine::sim::Action;
+use rebalance_engine::{EventKind, Scenario, Session, SimEventKind, SimTime};
+
+use common::sim::repo_root;
+
+fn scenario(file: &str) -> Scenario {
+    let text = std::fs::read_to_string(repo_root().join("scenarios").join(file)).unwrap();
+    Scenario::from_json(&text).unwrap()
+}
+
+/// Before anyone joined, a group of consumer-protocol consumers is shown as the consumer group it
+/// will be: Empty at epoch 0, not as a classic group.
+#[test]
+fn an_unjoined_consumer_protocol_group_is_an_empty_consumer_group() {
+    let s = Session::new(scenario("consumer-protocol-join-stable-group.json")).unwrap();
+    let g = s.group_view();
+    let c = g.consumer.expect("a consumer-protocol group");
+    assert_eq!(c.state, ConsumerGroupState::Empty);
+    assert_eq!((c.group_epoch, c.assignment_epoch), (0, 0));
+    assert!(!c.exists && c.members.is_empty());
+}
+
+/// A Stable group of three, then a fourth joins: the view follows the coordinator's epochs and
+/// each member's reconciliation, with its consumer's name.
+#[test]
+fn the_view_follows_epochs_and_reconciliation() {
+    let mut s = Session::new(scenario("consumer-protocol-join-stable-group.json")).unwrap();
+    s.run_to(SimTime(19_000));
+    let g = s.group_view();
+    let c = g.consumer.clone().expect("a consumer group");
+    assert!(c.exists && g.exists);
+    assert_eq!(c.state, ConsumerGroupState::Stable);
+    assert_eq!(c.group_epoch, c.assignment_epoch);
+    assert_eq!(g.members, 3);
+    let names: BTreeSet<_> = c.members.iter().filter_map(|m| m.consumer.clone()).collect();
+    assert_eq!(names, ["A", "B", "C"].map(String::from).into());
+    let mut owned = BTreeSet::new();
+    for m in &c.members {
+        assert_eq!(m.state, MemberState::Stable, "{m:?}");
+        assert_eq!(m.member_epoch, c.group_epoch, "{m:?}");
+        assert_eq!(m.assigned, m.target, "{m:?}");
+        assert!(m.awaiting.is_empty() && m.pending_revocation.is_empty(), "{m:?}");
+        for tp in &m.assigned {
+            assert!(owned.insert(tp.clone()), "{tp} owned twice");
+        }
+    }
+    assert_eq!(owned.len(), 8);
+    let stable_epoch = c.group_epoch;
+
+    // D joins at 20 s: the epoch goes up, the target is computed at once, and someone has to
+    // revoke (UNREVOKED_PARTITIONS) while D waits for partitions it does not have yet.
+    let mut saw_reconciling = false;
+    let mut saw_unrevoked = false;
+    let mut saw_awaiting = false;
+    let mut t = 20_000;
+    while t <= 45_000 {
+        s.run_to(SimTime(t));
+        let c = s.group_view().consumer.unwrap();
+        if c.state == ConsumerGroupState::Reconciling {
+            saw_reconciling = true;
+            assert!(c.group_epoch > stable_epoch);
+            assert_eq!(c.assignment_epoch, c.group_epoch);
+        }
+        for m in &c.members {
+            saw_unrevoked |= m.state == MemberState::UnrevokedPartitions && !m.pending_revocation.is_empty();
+            saw_awaiting |= m.consumer.as_deref() == Some("D") && !m.awaiting.is_empty();
+            for tp in &m.awaiting {
+                assert!(m.target.contains(tp) && !m.assigned.contains(tp));
+            }
+        }
+        t += 50;
+    }
+    assert!(saw_reconciling && saw_unrevoked && saw_awaiting);
+    let g = s.group_view();
+    let c = g.consumer.unwrap();
+    assert_eq!(c.state, ConsumerGroupState::Stable);
+    assert_eq!(g.members, 4);
+    let (_, to, seq) = c.last_transition.expect("a transition was logged");
+    assert_eq!(to, ConsumerGroupState::Stable);
+    assert!(s.event(seq).is_some());
+    assert!(c.epoch_seq > 0 && s.event(c.epoch_seq).is_some());
+}
+
+/// A classic group has no consumer part.
+#[test]
+fn a_classic_group_has_no_consumer_part() {
+    let mut s = Session::new(scenario("a-then-b-joins.json")).unwrap();
+    s.run_to(SimTime(10_000));
+    assert!(s.group_view().consumer.is_none());
+}
+
+/// The transitions the UI draws are every change `derive` can make: the states it returns over
+/// every kind of input, each to each other; and every change the coordinator logs in the shipped
+/// consumer-protocol stories (and after a kill) is one of them.
+#[test]
+fn the_transitions_are_the_coordinators_derivation() {
+    let mut derived = BTreeSet::new();
+    let states = [
+        MemberState::Stable,
+        MemberState::UnrevokedPartitions,
+        MemberState::UnreleasedPartitions,
+    ];
+    for group_epoch in 0..3 {
+        for target in 0..3 {
+            derived.insert(ConsumerGroupState::derive(group_epoch, target, []));
+            for a in states {
+                for ea in 0..3 {
+                    derived.insert(ConsumerGroupState::derive(group_epoch, target, [(a, ea)]));
+                    for b in states {
+                        derived.insert(ConsumerGroupState::derive(group_epoch, target, [(a, ea), (b, 2)]));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(derived, ConsumerGroupState::DERIVED.into_iter().collect());
+    let listed: BTreeSet<_> = ConsumerGroupState::transitions().collect();
+    let expected: BTreeSet<_> = derived
+        .iter()
+        .flat_map(|f| derived.iter().filter(move |t| *t != f).map(move |t| (*f, *t)))
+        .collect();
+    assert_eq!(listed, expected);
+    assert!(listed
+        .iter()
+        .all(|(f, t)| *f != ConsumerGroupState::Dead && *t != ConsumerGroupState::Dead));
+
+    let mut seen = BTreeSet::new();
+    for file in [
+        "consumer-protocol-join-stable-group.json",
+        "consumer-protocol-crash-session-timeout.json",
+        "consumer-protocol-slow-revoke-fenced.json",
+        "consumer-protocol-three-members-join.json",
+    ] {
+        let mut s = Session::new(scenario(file)).unwrap();
+        s.run_to(SimTime(30_000));
+        if file.starts_with("consumer-protocol-join") {
+            s.apply(Action::Kill { consumer: "A".into() }).unwrap();
+        }
+        s.run_to_end();
+        for ev in s.log() {
+            if let SimEventKind::Coordinator {
+                event: EventKind::ConsumerGroupStateChanged { from, to, .. },
+                ..
+            } = &ev.kind
+            {
+                assert!(
+                    listed.contains(&(*from, *to)),
+                    "{file}: {from} -> {to} is not listed"
+                );
+                seen.insert((*from, *to));
+            }
+        }
+    }
+    // The stories show the usual ones: a first join, a join into a Stable group, a leave.
+    assert!(
+        seen.contains(&(ConsumerGroupState::Empty, ConsumerGroupState::Stable)),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&(ConsumerGroupState::Stable, ConsumerGroupState::Reconciling)),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&(ConsumerGroupState::Reconciling, ConsumerGroupState::Stable)),
+        "{seen:?}"
+    );
+}
