@@ -107,7 +107,7 @@ fn main() {
 `,
   });
   const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
-    .replace(/<link data-trunk rel="css"[^>]*>\n?/, '')
+    .replace(/<link data-trunk rel="(css|inline)"[^>]*>\n?/, '')
     .replace(/<link data-trunk rel="copy-(file|dir)"[^>]*>\n?/g, '')
     .replace(/data-bin="rebalance-playground"/, 'data-bin="empty-app"');
   await writeFile(join(EMPTY, 'index.html'), index);
