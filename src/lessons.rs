@@ -190,8 +190,10 @@ mod tests {
     #[test]
     fn the_built_in_steps_are_what_the_engine_resolves_from_the_files() {
         for preset in PRESETS {
-            let lesson =
-                rebalance_engine::lesson::Lesson::from_json(&source_file(&format!("{}.lesson.json", preset.id)).unwrap()).unwrap();
+            let lesson = rebalance_engine::lesson::Lesson::from_json(
+                &source_file(&format!("{}.lesson.json", preset.id)).unwrap(),
+            )
+            .unwrap();
             let scenario =
                 Scenario::from_json(&source_file(&format!("{}.json", preset.id)).unwrap()).unwrap();
             let built: Vec<(&str, u64, Option<usize>)> =

@@ -66,7 +66,13 @@ pub fn answer(request: &JsValue) -> JsValue {
             out.push(&OK.into());
             out.push(&share::scenario_to_json(&replay.scenario).into());
             out.push(&replay.consumer_protocol.into());
-            out.push(&replay.files.iter().map(|f| JsValue::from_str(f)).collect::<Array>());
+            out.push(
+                &replay
+                    .files
+                    .iter()
+                    .map(|f| JsValue::from_str(f))
+                    .collect::<Array>(),
+            );
             let marks = Array::new();
             for m in &replay.marks {
                 let mark = Array::new();
@@ -143,7 +149,9 @@ pub struct LoadError(pub String);
 
 /// Replays `files` in a new worker (which ends with the answer): the world at t=0 and what to
 /// show of it, the log's problem, or why the worker did not load.
-pub async fn replay(files: Vec<(String, String)>) -> Result<Result<(World, Imported), LogProblem>, LoadError> {
+pub async fn replay(
+    files: Vec<(String, String)>,
+) -> Result<Result<(World, Imported), LogProblem>, LoadError> {
     let worker = web_sys::Worker::new(LOADER).map_err(|e| LoadError(message(&e)))?;
     let settle: Rc<RefCell<Option<(js_sys::Function, js_sys::Function)>>> = Rc::default();
     let promise = js_sys::Promise::new(&mut |ok, fail| *settle.borrow_mut() = Some((ok, fail)));
