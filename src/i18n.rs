@@ -1368,6 +1368,10 @@ pub struct ImportStrings {
     pub no_group_lines: &'static str,
     /// A consumer-protocol group.
     pub consumer_protocol: &'static str,
+    /// Said while the log reader (loaded on demand) loads and reads.
+    pub loading: &'static str,
+    /// The log reader could not be loaded: {file}, {why} (the browser's reason).
+    pub worker_failed: &'static str,
     /// The imported scenario's panel heading.
     pub about: &'static str,
     /// The list of log lines.

@@ -19,6 +19,7 @@ pub mod glossary;
 pub mod hooks;
 pub mod i18n;
 pub mod lessons;
+pub mod log_worker;
 pub mod num;
 mod prefs;
 pub mod prerender;

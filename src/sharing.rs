@@ -614,25 +614,34 @@ pub enum PasteProblem {
 /// Opens whatever was pasted: a Kafka log is replayed; a scenario (JSON) or a share link is
 /// opened as the scenario importer and the address bar would; anything else is named.
 pub fn open_paste(text: &str) -> Result<Opened, PasteProblem> {
-    match fromlog::classify(text) {
-        TextKind::Json => {
-            let world = open_file_checked(text.len() as f64, text).map_err(PasteProblem::NotAScenario)?;
-            let imported = Imported::of_scenario(&world, "scenario");
-            Ok(Opened::Scenario(world, imported))
-        }
-        TextKind::ShareLink => {
-            let world = open_link_checked(text.trim()).map_err(PasteProblem::Link)?;
-            let imported = Imported::of_scenario(&world, "link");
-            Ok(Opened::Scenario(world, imported))
-        }
+    if let Some(opened) = open_paste_scenario(text) {
+        return opened;
+    }
+    let (world, imported) = open_log(text, "pasted log").map_err(PasteProblem::Log)?;
+    Ok(Opened::Log(world, imported))
+}
+
+/// [`open_paste`] without the log reader: `None` when the text is to be replayed as a log (which
+/// the release build does in the log reader's worker, `crate::log_worker`).
+pub fn open_paste_scenario(text: &str) -> Option<Result<Opened, PasteProblem>> {
+    Some(match fromlog::classify(text) {
+        TextKind::Json => open_file_checked(text.len() as f64, text)
+            .map(|world| {
+                let imported = Imported::of_scenario(&world, "scenario");
+                Opened::Scenario(world, imported)
+            })
+            .map_err(PasteProblem::NotAScenario),
+        TextKind::ShareLink => open_link_checked(text.trim())
+            .map(|world| {
+                let imported = Imported::of_scenario(&world, "link");
+                Opened::Scenario(world, imported)
+            })
+            .map_err(PasteProblem::Link),
         TextKind::ConsumerGroupsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::Describe)),
         TextKind::TopicsDescribe => Err(PasteProblem::NotAScenario(NotAScenario::TopicsDescribe)),
         TextKind::Properties => Err(PasteProblem::NotAScenario(NotAScenario::Properties)),
-        TextKind::KafkaLog | TextKind::Other => {
-            let (world, imported) = open_log(text, "pasted log").map_err(PasteProblem::Log)?;
-            Ok(Opened::Log(world, imported))
-        }
-    }
+        TextKind::KafkaLog | TextKind::Other => return None,
+    })
 }
 
 /// The reason a paste opened nothing, in the user's language.

@@ -333,6 +333,29 @@ async fn an_autosave_that_cannot_be_written_keeps_the_last_good_one_and_says_so(
 
 const STORM_LOG: &str = include_str!("../lessons/16-rebalance-storm.log");
 
+/// The log reader's worker (the release build reads logs there, `log_worker`) gives the page what
+/// the page's own reader gives: the same scenario, marks and files, and the same problems.
+#[wasm_bindgen_test]
+fn the_log_readers_worker_answers_what_the_page_reads_itself() {
+    use rebalance_playground::log_worker::{answer, read_answer, request};
+    let through_worker = |files: &[(String, String)]| read_answer(&answer(&request(files)));
+    let storm = vec![("16-rebalance-storm.log".to_owned(), STORM_LOG.to_owned())];
+    let (page, page_shown) = sharing::open_logs(&storm).expect("the log replays");
+    let (worker, worker_shown) = through_worker(&storm).expect("the log replays in the worker");
+    assert_eq!(worker_shown, page_shown);
+    assert_eq!(worker.session().base(), page.session().base());
+    assert_eq!(worker.now(), page.now());
+    assert!(!worker_shown.marks.is_empty());
+    // Two files, and text that is no log.
+    let two = vec![
+        ("a.log".to_owned(), STORM_LOG.to_owned()),
+        ("b.log".to_owned(), "hello\n".to_owned()),
+    ];
+    assert_eq!(through_worker(&two).unwrap().1, sharing::open_logs(&two).unwrap().1);
+    let none = vec![("x.log".to_owned(), "hello\nworld\n".to_owned())];
+    assert_eq!(through_worker(&none).err(), sharing::open_logs(&none).err());
+}
+
 /// A Kafka log replays at t=0, paused, with its assumptions as the description and its group lines
 /// as marks: the same scenario `rebalance-sim from-log` writes (the lesson's, but for its title).
 #[wasm_bindgen_test]

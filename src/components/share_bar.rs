@@ -117,7 +117,17 @@ fn open_log_text(
     text: &str,
     file: &str,
 ) {
-    match sharing::open_log(text, file) {
+    replay_logs(pg, notice, s, vec![(file.to_owned(), text.to_owned())]);
+}
+
+/// Shows the replay of log files (name, text), or why there is none.
+fn show_logs_result(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    result: Result<(World, sharing::Imported), sharing::LogProblem>,
+) {
+    match result {
         Ok((world, imported)) => show_log(pg, notice, s, world, imported),
         Err(e) => notice.set(Some(Notice::Error {
             what: "log",
@@ -125,6 +135,38 @@ fn open_log_text(
             log: None,
         })),
     }
+}
+
+/// Replays log files (name, text) and shows them: in the log reader's worker, loaded on demand,
+/// when the app is built with it (the release build, `crate::log_worker`), saying so while it
+/// loads and why when it cannot; else here and now.
+fn replay_logs(
+    pg: &PlaygroundContext,
+    notice: &UseStateHandle<Option<Notice>>,
+    s: &'static crate::i18n::Strings,
+    files: Vec<(String, String)>,
+) {
+    #[cfg(feature = "log-worker")]
+    {
+        notice.set(Some(Notice::Info(s.import.loading.to_owned())));
+        let pg = pg.clone();
+        let notice = notice.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match crate::log_worker::replay(files).await {
+                Ok(result) => show_logs_result(&pg, &notice, s, result),
+                Err(crate::log_worker::LoadError(why)) => notice.set(Some(Notice::Error {
+                    what: "log",
+                    why: fill(
+                        s.import.worker_failed,
+                        &[("file", crate::log_worker::LOADER), ("why", &why)],
+                    ),
+                    log: None,
+                })),
+            }
+        });
+    }
+    #[cfg(not(feature = "log-worker"))]
+    show_logs_result(pg, notice, s, sharing::open_logs(&files));
 }
 
 /// The page's address with `link` as its fragment.
@@ -337,13 +379,15 @@ pub fn ShareBar() -> Html {
             };
             // A log is replayed; a scenario or a link pasted here opens as it would elsewhere;
             // describe output and the like are named, with what to do instead.
-            match sharing::open_paste(&area.value()) {
-                Ok(sharing::Opened::Log(world, imported)) => show_log(&pg, &notice, s, world, imported),
-                Ok(sharing::Opened::Scenario(world, imported)) => {
+            let text = area.value();
+            match sharing::open_paste_scenario(&text) {
+                None => replay_logs(&pg, &notice, s, vec![("pasted log".to_owned(), text)]),
+                Some(Ok(sharing::Opened::Log(world, imported))) => show_log(&pg, &notice, s, world, imported),
+                Some(Ok(sharing::Opened::Scenario(world, imported))) => {
                     let name = imported.name.clone();
                     show_opened(&pg, &notice, t.imported, world, &name, Some(imported))
                 }
-                Err(e) => notice.set(Some(Notice::Error {
+                Some(Err(e)) => notice.set(Some(Notice::Error {
                     what: if matches!(e, sharing::PasteProblem::Log(_)) {
                         "log"
                     } else {
@@ -391,14 +435,7 @@ pub fn ShareBar() -> Html {
                         .and_then(|v| v.as_string());
                     texts.push((f.name(), text.unwrap_or_default()));
                 }
-                match sharing::open_logs(&texts) {
-                    Ok((world, imported)) => show_log(&pg, &notice, s, world, imported),
-                    Err(e) => notice.set(Some(Notice::Error {
-                        what: "log",
-                        why: sharing::explain_log_problem(s, &e),
-                        log: None,
-                    })),
-                }
+                replay_logs(&pg, &notice, s, texts);
             });
         })
     };

@@ -597,6 +597,8 @@ pub(super) const STRINGS: Strings = Strings {
         bad_log: "This log cannot be replayed:",
         no_group_lines: "it has no consumer-group lines ({why}).",
         consumer_protocol: "its group uses the consumer protocol (KIP-848), which the playground cannot run yet. `rebalance-sim from-log` writes its scenario.",
+        loading: "Loading the log reader and reading the log…",
+        worker_failed: "the log reader ({file}) could not be loaded: {why}. Reload the page when the network is back.",
         about: "Imported scenario",
         lines_heading: "Log lines (click one to go to its moment)",
         line_label: "Line {line} at {time}",

@@ -559,6 +559,8 @@ pub(super) const STRINGS: Strings = Strings {
         bad_log: "无法重放这段日志：",
         no_group_lines: "其中没有消费者组的日志行（{why}）。",
         consumer_protocol: "它的组使用 consumer 协议（KIP-848），演练场暂时还不能运行这种消费者。`rebalance-sim from-log` 可以写出它的场景。",
+        loading: "正在加载日志读取器并读取日志……",
+        worker_failed: "日志读取器（{file}）加载失败：{why}。网络恢复后请重新加载页面。",
         about: "导入的场景",
         lines_heading: "日志行（点击一行，跳到那一刻）",
         line_label: "第 {line} 行，{time}",

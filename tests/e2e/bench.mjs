@@ -24,19 +24,28 @@ const FRAMES_MS = Number(process.env.FRAMES_MS ?? 20_000);
 
 /**
  * What a first visit fetches before the page is interactive, gzip -9: the wasm, the JavaScript and
- * the stylesheet (and index.html, which now holds the prerendered first view, counted apart). The
- * service worker, fetched after the page has loaded, is listed apart too.
+ * the stylesheet (and index.html, which now holds the prerendered first view and the inlined
+ * stylesheet, counted apart). The service worker, fetched after the page has loaded, and the log
+ * reader's worker (`log_worker*`, `log-worker-loader.js`), fetched when a log is first replayed,
+ * are listed apart too.
  */
 async function bundleSize(dir) {
   let total = 0;
+  let onDemand = 0;
   const parts = [];
   const gz = async (f) => gzipSync(await readFile(join(dir, f)), { level: 9 }).length;
   for (const f of await readdir(dir)) {
     if (!/\.(wasm|js|css)$/.test(f) || f === 'sw.js') continue;
     const size = await gz(f);
+    if (/^log[-_]worker/.test(f)) {
+      onDemand += size;
+      parts.push(`${f}: ${size} B (on demand; not in the total)`);
+      continue;
+    }
     total += size;
     parts.push(`${f}: ${size} B`);
   }
+  if (onDemand) parts.push(`the log reader's worker, on demand: ${onDemand} B`);
   const html = await gz('index.html');
   parts.push(`index.html: ${html} B (not in the total)`);
   try {
@@ -107,8 +116,11 @@ fn main() {
 `,
   });
   const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
-    .replace(/<link data-trunk rel="css"[^>]*>\n?/, '')
+    .replace(/<link data-trunk rel="(css|inline)"[^>]*>\n?/, '')
     .replace(/<link data-trunk rel="copy-(file|dir)"[^>]*>\n?/g, '')
+    // (Without the playground's on-demand worker and its feature.)
+    .replace(/<link data-trunk rel="rust"[^>]*data-type="worker"[^>]*>\n?/g, '')
+    .replace(/ data-cargo-features="[^"]*"/g, '')
     .replace(/data-bin="rebalance-playground"/, 'data-bin="empty-app"');
   await writeFile(join(EMPTY, 'index.html'), index);
   // Without the playground's hooks (its prerendered first view and service worker).

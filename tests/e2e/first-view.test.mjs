@@ -5,9 +5,22 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { server, browser, useServerAndBrowser, openPage, tookOver, addConsumers, screenshot, DIST, SHOTS } from './harness.mjs';
+import { server, browser, useServerAndBrowser, openPage, tookOver, addConsumers, screenshot, waitForText, DIST, ROOT, SHOTS } from './harness.mjs';
 
 useServerAndBrowser();
+
+/** Pastes the storm lesson's log into "Import a log" and replays it. */
+async function replayLog(page) {
+  const share = page.getByRole('region', { name: 'Share and save' });
+  const log = await readFile(join(ROOT, 'lessons', '16-rebalance-storm.log'), 'utf8');
+  const details = page.locator('details.log-import');
+  if (!(await details.evaluate((d) => d.open))) await share.getByText('Import a log', { exact: true }).click();
+  await share.getByLabel('Log lines').fill(log);
+  await share.getByRole('button', { name: 'Replay this log' }).click();
+  return share;
+}
+
+const REPLAYED = 'Replayed Replay of group orders-app from 56 log lines, at t=0, paused.';
 
 /** Waits until `n` consumer cards are shown. */
 async function cards(page, n) {
@@ -121,6 +134,9 @@ test('once opened, the playground reloads with the network off', async () => {
   // A lesson's files come from the cache too.
   const lesson = await page.evaluate(() => fetch('lessons/01-first-consumer.lesson.json').then((r) => r.ok));
   assert.ok(lesson, 'a lesson file is served offline');
+  // And the log reader's worker, loaded on demand.
+  const share = await replayLog(page);
+  await share.getByRole('status').filter({ hasText: REPLAYED }).waitFor();
   await screenshot(page, 'offline-reload');
   assert.deepEqual(errors, []);
   await context.close();
@@ -170,4 +186,31 @@ test('a new release replaces the cached one on the next visit', async () => {
     await new Promise((ok) => site.close(ok));
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('the log reader is not in the first load: it loads when a log is replayed, and a failure to load it is named', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { serviceWorkers: 'block' });
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const ofTheReader = () => fetched.filter((p) => /log[-_]worker/.test(p));
+  // (The page has loaded: whatever it fetched for its first view is in.)
+  await page.evaluate(() => new Promise((ok) => (document.readyState === 'complete' ? ok() : addEventListener('load', ok))));
+  assert.deepEqual(ofTheReader(), [], 'nothing of the log reader is fetched on the first load');
+  const files = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  assert.deepEqual(files.filter((p) => /log[-_]worker/.test(p)), []);
+
+  const share = await replayLog(page);
+  await share.getByRole('status').filter({ hasText: REPLAYED }).waitFor();
+  assert.ok(ofTheReader().some((p) => p.endsWith('/log-worker-loader.js')), `the reader's loader was fetched: ${fetched}`);
+  assert.deepEqual(errors, []);
+
+  // A reader that cannot be loaded (the network gone before it was ever cached): the page says so,
+  // naming the file, and keeps the session it shows.
+  await page.route('**/log-worker-loader.js', (route) => route.abort());
+  await page.getByTestId('clock').and(page.locator('[data-ms="0"]')).waitFor();
+  await replayLog(page);
+  await waitForText(share.getByRole('alert'), /This log cannot be replayed: the log reader \(log-worker-loader\.js\) could not be loaded: .+\. Reload the page when the network is back\./);
+  await page.getByTestId('imported').getByText('Replay of group orders-app', { exact: true }).waitFor();
+  await screenshot(page, 'log-reader-failed');
+  await context.close();
 });

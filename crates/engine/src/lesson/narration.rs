@@ -12,6 +12,12 @@ use super::{err, LessonError, Text};
 pub struct Narration {
     /// The lesson's title.
     pub title: Text,
+    /// What the learner will see (the lesson's `summary`).
+    #[serde(default)]
+    pub summary: Text,
+    /// Its notes on Kafka's details (the lesson's `kafka_notes`).
+    #[serde(default)]
+    pub kafka_notes: Vec<Text>,
     /// The narrated steps, in the file's order.
     pub steps: Vec<NarratedStep>,
 }
@@ -84,6 +90,8 @@ mod tests {
         let lesson = Lesson::from_json(LESSON).unwrap();
         let narration = Narration::from_json(LESSON).unwrap();
         assert_eq!(narration.title, lesson.title);
+        assert_eq!(narration.summary, lesson.summary);
+        assert_eq!(narration.kafka_notes, lesson.kafka_notes);
         assert_eq!(narration.steps.len(), lesson.steps.len());
         for (n, s) in narration.steps.iter().zip(&lesson.steps) {
             assert_eq!((&n.id, &n.title, &n.text), (&s.id, &s.title, &s.text));
