@@ -1407,6 +1407,8 @@ pub struct Kip848ViewStrings {
     pub explanations: ConsumerStateNames,
     /// The group line: "{state}, group epoch {epoch} (target {target})".
     pub group_line: &'static str,
+    /// The screen reader's announcement of a consumer group: {state}, {epoch}, {target}.
+    pub announce: &'static str,
     /// "Group epoch" caption.
     pub group_epoch: &'static str,
     /// "Target assignment epoch" caption.
@@ -1556,6 +1558,7 @@ mod tests {
             (en.explain.sent_request, zh.explain.sent_request),
             (en.explain.sent_error, zh.explain.sent_error),
             (en.announce, zh.announce),
+            (en.kip848_view.announce, zh.kip848_view.announce),
             (en.stage.token, zh.stage.token),
             (en.form.err_number, zh.form.err_number),
             (en.form.err_name_chars, zh.form.err_name_chars),

@@ -1418,6 +1418,25 @@ async fn every_rtl_name_shown_is_isolated() {
     let seq = root.query_selector(".sequence > summary").unwrap().unwrap();
     seq.dyn_into::<HtmlElement>().unwrap().click();
     until_present(&root, ".seq-body .seq-msg").await;
+    // Every message carries its API's token shape, one shape per API, as on the stage.
+    let mut shapes = std::collections::BTreeMap::new();
+    for msg in all(&root, ".seq-body .seq-msg") {
+        let api = msg.get_attribute("data-api").unwrap();
+        let glyph = msg.query_selector(".seq-glyph").unwrap().expect("a glyph");
+        let d = glyph.get_attribute("d").unwrap();
+        assert_eq!(
+            shapes.entry(api.clone()).or_insert_with(|| d.clone()),
+            &d,
+            "{api}"
+        );
+    }
+    for (api, d) in &shapes {
+        let api = rebalance_engine::protocol::Api::ALL
+            .into_iter()
+            .find(|a| a.name() == api)
+            .expect("a known API");
+        assert_eq!(d, rebalance_playground::style::api_shape(api), "{api:?}");
+    }
     type_into(
         &root,
         "#console-line",
@@ -1510,6 +1529,7 @@ fn Kip848Cards(props: &CardsProps) -> Html {
                 <GroupPanel />
                 <GroupStates />
                 <ConsumerList />
+                <rebalance_playground::components::Announcer />
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
     }
@@ -1565,6 +1585,18 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
         );
         assert!(root.query_selector("[data-testid=generation]").unwrap().is_none());
         assert!(root.query_selector("[data-testid=leader]").unwrap().is_none());
+        // The screen reader hears the same: the epochs, no generation and no leader.
+        use rebalance_playground::components::StateLook;
+        let heard = text_of(&root, "[data-testid=announcer]");
+        let want = rebalance_playground::i18n::fill(
+            s.kip848_view.announce,
+            &[
+                ("state", group.state.label(s)),
+                ("epoch", &group.group_epoch.to_string()),
+                ("target", &group.assignment_epoch.to_string()),
+            ],
+        );
+        assert_eq!(heard, want);
         // Its own state diagram, the current state lit.
         let lit = all(
             &root,

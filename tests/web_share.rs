@@ -351,7 +351,10 @@ fn the_log_readers_worker_answers_what_the_page_reads_itself() {
         ("a.log".to_owned(), STORM_LOG.to_owned()),
         ("b.log".to_owned(), "hello\n".to_owned()),
     ];
-    assert_eq!(through_worker(&two).unwrap().1, sharing::open_logs(&two).unwrap().1);
+    assert_eq!(
+        through_worker(&two).unwrap().1,
+        sharing::open_logs(&two).unwrap().1
+    );
     let none = vec![("x.log".to_owned(), "hello\nworld\n".to_owned())];
     assert_eq!(through_worker(&none).err(), sharing::open_logs(&none).err());
 }

@@ -25,7 +25,7 @@ use crate::download::download;
 use crate::explain::{endpoint, message_kind};
 use crate::i18n::{fill, Strings};
 use crate::state::{Change, Selection};
-use crate::style::{api_class, consumer_class};
+use crate::style::{api_class, api_shape, consumer_class};
 use crate::world::{View, World};
 
 /// Messages drawn up to the shown time.
@@ -270,6 +270,11 @@ struct RowShape {
     y2: f64,
     /// The arrowhead (a triangle at the end, or an ✕ for a lost message).
     head: String,
+    /// The API's token shape (the stage's, [`api_shape`]) at the sender's end, so that a
+    /// message is told apart by shape as well as by colour and label.
+    glyph: &'static str,
+    /// Where the glyph is drawn: an SVG transform.
+    glyph_at: String,
     label: String,
     aria: String,
 }
@@ -309,6 +314,11 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings, y: f64) -> RowShape {
         )
     };
     let api = m.api();
+    let glyph_at = format!(
+        "translate({},{}) scale(0.45)",
+        fmt(x1 + ux * 12.0),
+        fmt(y1 + uy * 12.0)
+    );
     let mut label = api.name().to_owned();
     if let Some(e) = r.error {
         label.push_str(" ✕ ");
@@ -364,6 +374,8 @@ fn row_shape(d: &Diagram, i: usize, s: &Strings, y: f64) -> RowShape {
         x2,
         y2,
         head,
+        glyph: api_shape(api),
+        glyph_at,
         label,
         aria,
     }
@@ -511,6 +523,8 @@ struct RowProps {
     x2: f64,
     y2: f64,
     head: AttrValue,
+    glyph: &'static str,
+    glyph_at: AttrValue,
     label: AttrValue,
 }
 
@@ -525,6 +539,7 @@ fn SeqRow(p: &RowProps) -> Html {
             <text class="seq-time" x="6" y={fmt(p.y1 + 4.0)}>{ p.time.clone() }</text>
             <line class="seq-line" x1={fmt(p.x1)} y1={fmt(p.y1)} x2={fmt(p.x2)} y2={fmt(p.y2)} />
             <path class="seq-head-mark" d={p.head.clone()} />
+            <path class="seq-glyph" d={p.glyph} transform={p.glyph_at.clone()} />
             <text class="seq-label" x={fmt((p.x1 + p.x2) / 2.0)} y={fmt(p.y1.min(p.y2) - 2.0)} text-anchor="middle">{ p.label.clone() }</text>
         </g>
     }
@@ -554,7 +569,7 @@ fn body(d: &Diagram, s: &Strings, selected: Option<u64>) -> Html {
                     <g key={m.id} transform={format!("translate(0,{})", fmt(d.row_y(i)))}>
                         <SeqRow id={m.id} class={r.class} aria={r.aria} selected={selected == Some(m.id)}
                             api={m.api().name()} error={row.error.map(|e| e.name())} sent_ms={m.sent_at.as_millis()}
-                            time={seconds(m.sent_at)} x1={r.x1} y1={r.y1} x2={r.x2} y2={r.y2} head={r.head} label={r.label} />
+                            time={seconds(m.sent_at)} x1={r.x1} y1={r.y1} x2={r.x2} y2={r.y2} head={r.head} glyph={r.glyph} glyph_at={r.glyph_at} label={r.label} />
                     </g>
                 }
             }) }
@@ -582,6 +597,7 @@ fn write_rows(out: &mut String, d: &Diagram, s: &Strings) {
             out,
             "<text class=\"seq-time\" x=\"6\" y=\"{ty}\">{time}</text>\
              <line class=\"seq-line\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/><path class=\"seq-head-mark\" d=\"{head}\"/>\
+             <path class=\"seq-glyph\" d=\"{glyph}\" transform=\"{glyph_at}\"/>\
              <text class=\"seq-label\" x=\"{lx}\" y=\"{ly}\" text-anchor=\"middle\">{label}</text></g>",
             ty = fmt(r.y1 + 4.0),
             time = seconds(m.sent_at),
@@ -590,6 +606,8 @@ fn write_rows(out: &mut String, d: &Diagram, s: &Strings) {
             x2 = fmt(r.x2),
             y2 = fmt(r.y2),
             head = r.head,
+            glyph = r.glyph,
+            glyph_at = r.glyph_at,
             lx = fmt((r.x1 + r.x2) / 2.0),
             ly = fmt(r.y1.min(r.y2) - 2.0),
             label = xml_escape(&r.label),

@@ -756,6 +756,7 @@ pub(super) const STRINGS: Strings = Strings {
                    reports every consumer group as Dead).",
         },
         group_line: "{state}, group epoch {epoch} (target {target})",
+        announce: "Group {state}, group epoch {epoch}, target assignment epoch {target}.",
         group_epoch: "Group epoch",
         assignment_epoch: "Target assignment epoch",
         assignor: "Server assignor",

@@ -711,6 +711,7 @@ pub(super) const STRINGS: Strings = Strings {
             dead: "协调者现在不服务该组的分区（经典的 DescribeGroups 会把每个消费者组都报告为 Dead）。",
         },
         group_line: "{state}，组 epoch {epoch}（目标 {target}）",
+        announce: "消费者组 {state}，组 epoch {epoch}，目标分配 epoch {target}。",
         group_epoch: "组 epoch",
         assignment_epoch: "目标分配 epoch",
         assignor: "服务端分配器",

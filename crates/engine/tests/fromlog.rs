@@ -100,6 +100,13 @@ fn classifies_what_a_user_pastes() {
     use fromlog::{classify, TextKind};
     assert_eq!(classify("  {\"version\": 1}"), TextKind::Json);
     assert_eq!(classify("rb1.abc"), TextKind::ShareLink);
+    // Compare mode's links carry a mark before the share string.
+    assert_eq!(classify("compare&rb1.abc"), TextKind::ShareLink);
+    assert_eq!(
+        classify("https://example.org/play/#s=compare&rb1.abc"),
+        TextKind::ShareLink
+    );
+    assert_eq!(classify("compare&hello"), TextKind::Other);
     assert_eq!(classify(&format!("junk\n[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 1 (__consumer_offsets-3) with 1 members {GC}")), TextKind::KafkaLog);
     // Reference §6.1 and §6.3.
     assert_eq!(

@@ -474,7 +474,9 @@ pub enum TextKind {
 /// headers, §1 for log lines).
 pub fn classify(text: &str) -> TextKind {
     let head = line::prefix_of(text.trim_start_matches('\u{feff}').trim_start(), 1 << 16);
-    if head.starts_with("rb1.") || head.contains("#s=rb1.") {
+    // A share link, with or without the compare mode's mark (share-format.md).
+    let link = head.strip_prefix("compare&").unwrap_or(head);
+    if link.starts_with("rb1.") || head.contains("#s=rb1.") || head.contains("#s=compare&rb1.") {
         return TextKind::ShareLink;
     }
     // (Before JSON: a log4j line starts with `[` too.)
