@@ -54,7 +54,9 @@ pub fn App(props: &AppProps) -> Html {
     {
         let settled = settled.clone();
         use_effect_with((), move |_| {
-            if !crate::prerender::take_over() {
+            if crate::prerender::present() {
+                take_over_when_whole(0);
+            } else {
                 after_next_paint(move || settled.set(true));
             }
         });
@@ -245,6 +247,16 @@ pub fn App(props: &AppProps) -> Html {
 
 /// Runs `f` once the browser has painted what is on the page now: a timer set from the next
 /// animation frame fires after that frame is painted.
+/// Replaces the prerendered first view with the app's once the app's view is whole (checked once
+/// a frame, for at most two seconds' worth of frames; then it replaces it anyway).
+fn take_over_when_whole(frames: u32) {
+    if frames >= 120 || crate::prerender::app_is_whole() {
+        crate::prerender::take_over();
+    } else {
+        after_next_paint(move || take_over_when_whole(frames + 1));
+    }
+}
+
 fn after_next_paint(f: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else {
         return f();

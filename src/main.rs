@@ -1,4 +1,9 @@
 fn main() {
     console_error_panic_hook::set_once();
-    yew::Renderer::<rebalance_playground::App>::new().render();
+    // Into a root of its own, not <body>: Yew empties the element it mounts into, and <body> holds
+    // the prerendered first view until the app replaces it (src/prerender.rs).
+    match rebalance_playground::prerender::app_root() {
+        Some(root) => yew::Renderer::<rebalance_playground::App>::with_root(root).render(),
+        None => yew::Renderer::<rebalance_playground::App>::new().render(),
+    };
 }

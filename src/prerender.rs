@@ -19,9 +19,35 @@ pub const ROOT_ID: &str = "prerender";
 /// The id of the `<template>` that holds the Chinese first view.
 pub const ZH_TEMPLATE_ID: &str = "prerender-zh";
 
+/// The element the app mounts into: a `div.app-root` appended to `<body>`, after the prerendered
+/// first view. Yew empties the element it mounts into, so mounting into `<body>` itself would
+/// remove the first view (and the scripts beside it) before the app has rendered anything.
+pub fn app_root() -> Option<web_sys::Element> {
+    let doc = document()?;
+    let body = doc.body()?;
+    let root = doc.create_element("div").ok()?;
+    root.set_class_name("app-root");
+    body.append_child(&root).ok()?;
+    Some(root)
+}
+
 /// Whether the page has a prerendered first view (release builds; `trunk serve` has none).
 pub fn present() -> bool {
     document().is_some_and(|d| d.get_element_by_id(ROOT_ID).is_some())
+}
+
+/// Whether the app's own (still hidden) view has at least as many panels as the prerendered one:
+/// Yew may render the app's components over more than one task, and the first view stays until
+/// the app's is whole, so that the page never shows half of it.
+pub fn app_is_whole() -> bool {
+    let Some(doc) = document() else { return true };
+    let Some(first) = doc.get_element_by_id(ROOT_ID) else {
+        return true;
+    };
+    let count = |list: Result<web_sys::NodeList, wasm_bindgen::JsValue>| list.map_or(0, |l| l.length());
+    let prerendered = count(first.query_selector_all(".panel"));
+    let all = count(doc.query_selector_all(".panel"));
+    all.saturating_sub(prerendered) >= prerendered
 }
 
 /// Removes the prerendered first view, now that the app has rendered its own; whether there was
