@@ -260,10 +260,47 @@ pub(crate) fn record(s: &Strings, p: &str, offset: &str, body: &RecordBody) -> O
     })
 }
 
+/// The words of a [`TargetMoves`](rebalance_engine::session::TargetMoves) sentence in one tense.
+struct MoveWords {
+    only_moved: String,
+    keeps: &'static str,
+    moves: &'static str,
+    moves_out: &'static str,
+    nothing_moved: String,
+}
+
 /// Where the consumer protocol differs from the classic one, in words, while its members reconcile
 /// to a new target: who keeps consuming what, and the few partitions that move (from the engine's
 /// [`TargetMoves`](rebalance_engine::session::TargetMoves)).
 pub fn moves_sentence(s: &Strings, m: &rebalance_engine::session::TargetMoves) -> String {
+    let v = &s.kip848_view;
+    let words = MoveWords {
+        only_moved: v.only_moved.to_owned(),
+        keeps: v.keeps,
+        moves: v.moves,
+        moves_out: v.moves_out,
+        nothing_moved: v.nothing_moved.to_owned(),
+    };
+    describe_moves(s, m, &words)
+}
+
+/// The same once the members have reconciled: what the last target assignment changed (the
+/// engine's [`TargetChange`](rebalance_engine::session::TargetChange)), in the past tense, so that
+/// a Stable group still says what its last rebalance moved and what it did not stop.
+pub fn last_change_sentence(s: &Strings, c: &rebalance_engine::session::TargetChange) -> String {
+    let v = &s.kip848_view;
+    let epoch = c.epoch.to_string();
+    let words = MoveWords {
+        only_moved: fill(v.last_only_moved, &[("epoch", &epoch)]),
+        keeps: v.last_keeps,
+        moves: v.last_moves,
+        moves_out: v.last_moves_out,
+        nothing_moved: fill(v.last_nothing_moved, &[("epoch", &epoch)]),
+    };
+    describe_moves(s, &c.moves, &words)
+}
+
+fn describe_moves(s: &Strings, m: &rebalance_engine::session::TargetMoves, w: &MoveWords) -> String {
     let v = &s.kip848_view;
     let moving: Vec<String> = m
         .moved
@@ -271,20 +308,20 @@ pub fn moves_sentence(s: &Strings, m: &rebalance_engine::session::TargetMoves) -
         .filter_map(|mv| {
             let part = mv.partition.to_string();
             match (&mv.from, &mv.to) {
-                (Some(from), Some(to)) => Some(fill(v.moves, &[("part", &part), ("from", from), ("to", to)])),
-                (Some(from), None) => Some(fill(v.moves_out, &[("part", &part), ("from", from)])),
+                (Some(from), Some(to)) => Some(fill(w.moves, &[("part", &part), ("from", from), ("to", to)])),
+                (Some(from), None) => Some(fill(w.moves_out, &[("part", &part), ("from", from)])),
                 (None, _) => None,
             }
         })
         .collect();
     if moving.is_empty() {
         let free: Vec<TopicPartition> = m.moved.iter().map(|mv| mv.partition.clone()).collect();
-        return fill(v.nothing_moved, &[("parts", &list(s, &free))]);
+        return fill(&w.nothing_moved, &[("parts", &list(s, &free))]);
     }
     let kept: Vec<String> = m
         .kept
         .iter()
-        .map(|(member, parts)| fill(v.keeps, &[("member", member), ("parts", &list(s, parts))]))
+        .map(|(member, parts)| fill(w.keeps, &[("member", member), ("parts", &list(s, parts))]))
         .collect();
     let kept = if kept.is_empty() {
         v.nothing.to_owned()
@@ -292,7 +329,7 @@ pub fn moves_sentence(s: &Strings, m: &rebalance_engine::session::TargetMoves) -
         kept.join(v.separator)
     };
     fill(
-        v.only_moved,
+        &w.only_moved,
         &[("kept", &kept), ("moved", &moving.join(v.separator))],
     )
 }

@@ -1462,6 +1462,16 @@ pub struct Kip848ViewStrings {
     pub separator: &'static str,
     /// STABLE at an epoch older than the target's: the new target not heard of yet.
     pub member_stale: &'static str,
+    /// [`Self::only_moved`] once reconciled, of the last target: {epoch}, {kept}, {moved}.
+    pub last_only_moved: &'static str,
+    /// [`Self::keeps`], past: {member}, {parts}.
+    pub last_keeps: &'static str,
+    /// [`Self::moves`], past: {part}, {from}, {to}.
+    pub last_moves: &'static str,
+    /// [`Self::moves_out`], past: {part}, {from}.
+    pub last_moves_out: &'static str,
+    /// [`Self::nothing_moved`], past: {epoch}, {parts}.
+    pub last_nothing_moved: &'static str,
 }
 
 /// The names of a consumer group's states.

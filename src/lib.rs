@@ -7,14 +7,14 @@
 //! * [`state`] is the UI state (a `Reducible`) and the per-frame bus;
 //! * [`components`] draws it, one component per file; [`hooks`] own the browser resources
 //!   (animation frames, key listeners);
-//! * [`i18n`] holds every string, [`explain`] turns log entries into sentences; [`glossary`] is
-//!   the one list of the Chinese terms the strings and the lessons use.
+//! * [`i18n`] holds every string, [`explain`] and [`explain_consumer`] turn log entries into
+//!   sentences; [`glossary`] is the one list of the Chinese terms the strings and the lessons use.
 
 pub mod app;
 pub mod components;
 mod download;
 pub mod explain;
-mod explain_consumer;
+pub mod explain_consumer;
 pub mod glossary;
 pub mod hooks;
 pub mod i18n;

@@ -350,6 +350,32 @@ async fn the_app_adds_consumers_steps_to_stable_and_inspects_a_node() {
     root.remove();
 }
 
+/// Three presses of "Add consumer" before the page is drawn again (a quick keyboard user on a busy
+/// machine) add three consumers with the next default names; none is refused as a duplicate.
+#[wasm_bindgen_test]
+async fn quick_presses_add_one_consumer_each_before_the_form_is_redrawn() {
+    let root = mount_point();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    button(&root, "English").click();
+    yew::scheduler::flush().await;
+    button(&root, "Pause").click();
+    yew::scheduler::flush().await;
+    let add = button(&root, "Add consumer");
+    for _ in 0..3 {
+        add.click();
+    }
+    yew::scheduler::flush().await;
+    let names: Vec<String> = all(&root, ".consumer-card")
+        .iter()
+        .filter_map(|c| c.get_attribute("data-consumer"))
+        .collect();
+    assert_eq!(names, ["C1", "C2", "C3"]);
+    assert!(root.query_selector("#consumer-name-error").unwrap().is_none());
+    app.destroy();
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_name_with_markup_is_refused_with_a_message_and_nothing_is_added() {
     let root = mount_point();
@@ -1491,34 +1517,67 @@ fn kip848_consumer(name: &str) -> rebalance_engine::ConsumerConfig {
 /// The group panel, its states and the consumer list over a paused playground where two
 /// consumer-protocol consumers are Stable and a third joins: the world is stepped until some
 /// member still has to revoke a partition (the new one waits for it).
+/// Two consumer-protocol consumers Stable, then C3 joins; the world steps until `stop` holds.
+fn kip848_join(
+    w: &mut rebalance_playground::world::World,
+    stop: impl Fn(&rebalance_engine::session::ConsumerGroupFacts) -> bool,
+) -> Option<rebalance_engine::session::ConsumerGroupFacts> {
+    for name in ["C1", "C2"] {
+        w.apply(Command::AddConsumer(Box::new(kip848_consumer(name))))
+            .unwrap();
+    }
+    for _ in 0..100 {
+        w.advance(100.0);
+    }
+    w.apply(Command::AddConsumer(Box::new(kip848_consumer("C3"))))
+        .unwrap();
+    for _ in 0..20_000 {
+        w.step();
+        let g = w.view().group.consumer.unwrap();
+        if stop(&g) {
+            return Some(g);
+        }
+    }
+    None
+}
+
+fn someone_revokes(g: &rebalance_engine::session::ConsumerGroupFacts) -> bool {
+    g.members.iter().any(|m| !m.pending_revocation.is_empty())
+}
+
+/// C3's join reconciled: three members, each at its target.
+fn c3_reconciled(g: &rebalance_engine::session::ConsumerGroupFacts) -> bool {
+    g.members.len() == 3
+        && g.moves().is_none()
+        && g.group_epoch == g.assignment_epoch
+        && g.members.iter().all(|m| m.member_epoch == g.assignment_epoch)
+}
+
+#[derive(PartialEq, Properties)]
+struct Kip848Props {
+    lang: Lang,
+    /// Stop once C3's join has reconciled, rather than while someone revokes.
+    reconciled: bool,
+}
+
+/// The group panel, its states and the consumer list over a paused playground where two
+/// consumer-protocol consumers are Stable and a third joins: the world is stepped until some
+/// member still has to revoke a partition (the new one waits for it), or until all reconciled.
 #[component]
-fn Kip848Cards(props: &CardsProps) -> Html {
+fn Kip848Cards(props: &Kip848Props) -> Html {
     let pg = use_reducer(|| Playground::new(3, false));
     {
         let pg = pg.clone();
+        let reconciled = props.reconciled;
         use_effect_with((), move |_| {
             {
                 let mut w = pg.world.borrow_mut();
-                for name in ["C1", "C2"] {
-                    w.apply(Command::AddConsumer(Box::new(kip848_consumer(name))))
-                        .unwrap();
-                }
-                for _ in 0..100 {
-                    w.advance(100.0);
-                }
-                w.apply(Command::AddConsumer(Box::new(kip848_consumer("C3"))))
-                    .unwrap();
-                for _ in 0..5_000 {
-                    w.step();
-                    let revoking = w
-                        .view()
-                        .group
-                        .consumer
-                        .is_some_and(|c| c.members.iter().any(|m| !m.pending_revocation.is_empty()));
-                    if revoking {
-                        break;
-                    }
-                }
+                let stop = if reconciled {
+                    c3_reconciled
+                } else {
+                    someone_revokes
+                };
+                kip848_join(&mut w, stop);
             }
             pg.dispatch(Change::Refresh);
         });
@@ -1535,35 +1594,60 @@ fn Kip848Cards(props: &CardsProps) -> Html {
     }
 }
 
+/// Once C3's join has reconciled the group is Stable and nothing moves, and the explanation still
+/// says, in the past, what that rebalance moved and that nobody stopped.
+#[wasm_bindgen_test]
+async fn a_reconciled_consumer_group_still_says_what_its_last_rebalance_moved() {
+    for lang in [Lang::En, Lang::Zh] {
+        let s = lang.strings();
+        let root = mount_point();
+        let app = yew::Renderer::<Kip848Cards>::with_root_and_props(
+            root.clone(),
+            Kip848Props {
+                lang,
+                reconciled: true,
+            },
+        )
+        .render();
+        until_present(&root, "[data-testid=kip848-moves].is-past").await;
+        let mut w = rebalance_playground::world::World::new(3);
+        let group = kip848_join(&mut w, c3_reconciled).expect("C3's join reconciles");
+        let change = group.last_target_change.clone().expect("a last target");
+        let text = text_of(&root, "[data-testid=kip848-moves]");
+        assert_eq!(
+            text,
+            rebalance_playground::explain_consumer::last_change_sentence(s, &change)
+        );
+        let head: String = s.kip848_view.last_only_moved.chars().take(4).collect();
+        assert!(text.starts_with(&head), "{text}");
+        assert!(text.contains(&change.epoch.to_string()), "{text}");
+        for mv in &change.moves.moved {
+            assert!(text.contains(&mv.partition.to_string()), "{text}");
+        }
+        assert!(change.moves.moved.iter().any(|m| m.to.as_deref() == Some("C3")));
+        app.destroy();
+        root.remove();
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() {
     use rebalance_engine::coordinator::consumer::ConsumerGroupState;
     for lang in [Lang::En, Lang::Zh] {
         let s = lang.strings();
         let root = mount_point();
-        let app =
-            yew::Renderer::<Kip848Cards>::with_root_and_props(root.clone(), CardsProps { lang }).render();
+        let app = yew::Renderer::<Kip848Cards>::with_root_and_props(
+            root.clone(),
+            Kip848Props {
+                lang,
+                reconciled: false,
+            },
+        )
+        .render();
         until_present(&root, ".pchip.is-revoke").await;
         // The engine's facts the page must show: read from a world stepped the same way.
         let mut w = rebalance_playground::world::World::new(3);
-        for name in ["C1", "C2"] {
-            w.apply(Command::AddConsumer(Box::new(kip848_consumer(name))))
-                .unwrap();
-        }
-        for _ in 0..100 {
-            w.advance(100.0);
-        }
-        w.apply(Command::AddConsumer(Box::new(kip848_consumer("C3"))))
-            .unwrap();
-        let mut group = None;
-        for _ in 0..5_000 {
-            w.step();
-            let g = w.view().group.consumer.unwrap();
-            if g.members.iter().any(|m| !m.pending_revocation.is_empty()) {
-                group = Some(g);
-                break;
-            }
-        }
+        let group = kip848_join(&mut w, someone_revokes);
         let group = group.expect("a member has to revoke");
         // The group strip: a consumer group's state and epochs, no generation, no leader.
         assert_eq!(

@@ -694,10 +694,17 @@ pub fn AddConsumerForm() -> Html {
         let shown_errors = shown_errors.clone();
         let open = open.clone();
         let advanced_open = advanced_open.clone();
-        let name = name.clone();
         let coordinator = coordinator.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            // The default name is the world's next one now, not the one rendered: two quick
+            // presses of `a` (or clicks) can come before the form is drawn again, and the
+            // second must add the next consumer, not refuse the first one's name.
+            let name = if draft.name.trim().is_empty() {
+                pg.world.borrow().next_consumer_name()
+            } else {
+                draft.name.trim().to_owned()
+            };
             let world = pg.world.clone();
             let checked = check(s, &draft, &name, &coordinator, move |n| {
                 world.borrow().has_consumer(n)

@@ -39,6 +39,10 @@ pub fn GroupStates() -> Html {
                             <p class="group-panel-explanation kip848-moves" data-testid="kip848-moves">
                                 { crate::explain_consumer::moves_sentence(s, &m) }
                             </p>
+                        } else if let Some(change) = c.last_target_change.as_ref().filter(|_| !c.members.is_empty()) {
+                            <p class="group-panel-explanation kip848-moves is-past" data-testid="kip848-moves">
+                                { crate::explain_consumer::last_change_sentence(s, change) }
+                            </p>
                         }
                     </>
                 },

@@ -666,6 +666,21 @@ fn message_of(d: &Diagram, target: Option<web_sys::EventTarget>) -> Option<Rc<Me
     d.rows.iter().find(|r| r.msg.id == id).map(|r| r.msg.clone())
 }
 
+/// The page's focused element, if any.
+fn active_element() -> Option<web_sys::EventTarget> {
+    let el = web_sys::window()?.document()?.active_element()?;
+    Some(el.into())
+}
+
+/// Whether the focus is on nothing (the page itself).
+fn nothing_focused() -> bool {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    doc.active_element()
+        .is_none_or(|el| matches!(el.tag_name().as_str(), "BODY" | "HTML"))
+}
+
 /// Focuses a message's row (an SVG element: `focus` is called through JavaScript); false when
 /// the row is not in the page.
 fn focus_message(id: u64) -> bool {
@@ -730,11 +745,7 @@ pub fn SequenceDiagram() -> Html {
             *redrawing.borrow_mut() = false;
             let id = refocus.borrow_mut().take().or(*focused.borrow());
             if let Some(id) = id {
-                let active = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.active_element())
-                    .map(wasm_bindgen::JsValue::from);
-                if message_id(active.map(Into::into)) != Some(id) && !focus_message(id) {
+                if message_id(active_element()) != Some(id) && !focus_message(id) {
                     // Its row has left the window: the focus is not kept for it.
                     *focused.borrow_mut() = None;
                 }
@@ -747,7 +758,17 @@ pub fn SequenceDiagram() -> Html {
     };
     let onfocusout = Callback::from(move |e: FocusEvent| {
         if *redrawing.borrow() {
-            // Taken away by the redraw: the effect gives it back.
+            // Taken away by the redraw: Yew moves kept rows when the window slides (it takes
+            // them out and puts them back). The focus is given back as soon as the redraw's DOM
+            // work is done, in a microtask: Yew may run the effects (which also give it back) in
+            // a later task, and a key pressed in between would otherwise start from the page.
+            if let Some(id) = message_id(e.target()) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if message_id(active_element()) != Some(id) && nothing_focused() {
+                        focus_message(id);
+                    }
+                });
+            }
             return;
         }
         if e.related_target().is_some() {

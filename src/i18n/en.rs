@@ -785,5 +785,12 @@ pub(super) const STRINGS: Strings = Strings {
         moves_out: "{from} gives up {part}",
         separator: "; ",
         member_stale: "not told of the new target yet",
+        last_only_moved: "In the last rebalance (epoch {epoch}), unlike the classic protocol, nobody stopped: {kept}. \
+                          Only {moved}.",
+        last_keeps: "{member} kept consuming {parts}",
+        last_moves: "{part} moved from {from} to {to}",
+        last_moves_out: "{from} gave up {part}",
+        last_nothing_moved: "In the last rebalance (epoch {epoch}), unlike the classic protocol, nobody stopped or \
+                             revoked: the target only gave out {parts}, which nobody owned.",
     },
 };

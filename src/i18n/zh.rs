@@ -738,5 +738,10 @@ pub(super) const STRINGS: Strings = Strings {
         moves_out: "{from} 放弃 {part}",
         separator: "；",
         member_stale: "还没收到新的目标分配",
+        last_only_moved: "上一次重平衡（epoch {epoch}）和经典协议不同，没有人停下来：{kept}。只有{moved}。",
+        last_keeps: "{member} 一直在消费 {parts}",
+        last_moves: "{part} 从 {from} 移到了 {to}",
+        last_moves_out: "{from} 放弃了 {part}",
+        last_nothing_moved: "上一次重平衡（epoch {epoch}）和经典协议不同，没有人停下或撤销：目标分配只分出了没人拥有的 {parts}。",
     },
 };

@@ -75,13 +75,16 @@ try {
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(scenario)),
   });
-  await page.getByTestId('clock').and(page.locator(`[data-ms="${end}"]`)).waitFor({ timeout: 300_000 });
+  // An imported scenario is replayed to its end and opens at t=0, paused: the timeline reaches
+  // to the end.
+  const slider = page.getByRole('slider', { name: 'Timeline' });
+  const reaches = (want) => page.waitForFunction((want) => document.querySelector('.timeline input[type=range]')?.max === want, String(want), { timeout: 600_000 });
+  await reaches(end);
   const started = Date.now();
   await page.getByRole('button', { name: 'Compare protocols' }).click();
   await page.getByTestId('compare').waitFor({ timeout: 600_000 });
-  await page.getByTestId('clock').and(page.locator(`[data-ms="${end}"]`)).waitFor({ timeout: 600_000 });
+  await reaches(end);
   const compareMs = Date.now() - started;
-  const slider = page.getByRole('slider', { name: 'Timeline' });
   const frame = [];
   const wrong = [];
   for (const t of seededTimes(end, SEEKS)) {

@@ -69,6 +69,13 @@ export async function launchBrowser() {
 export async function openPage(browser, url, { locale = 'en-US', viewport, hasTouch = false, serviceWorkers = 'allow' } = {}) {
   const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1280, height: 800 }, hasTouch, serviceWorkers });
   const page = await context.newPage();
+  // E2E_CPU_THROTTLE=N runs the page N times slower (Chromium's CPU throttling): the suite run
+  // that way shows what a busy machine does to a test that should not depend on speed.
+  const throttle = Number(process.env.E2E_CPU_THROTTLE ?? 1);
+  if (throttle > 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  }
   const errors = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);

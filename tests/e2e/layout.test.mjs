@@ -16,18 +16,40 @@ async function inView(page, locator, part = 1) {
   return visible >= part * box.height - 1;
 }
 
+/** Where `locator` is, for a failure's message: its box, the window and the columns' scrolling. */
+async function whereIs(page, locator) {
+  const box = await locator.boundingBox();
+  const cols = await page.evaluate(() =>
+    [...document.querySelectorAll('.app-col')].map((c) => `${c.className.split(' ')[1]} ${c.scrollTop}/${c.scrollHeight - c.clientHeight}`),
+  );
+  return `box ${JSON.stringify(box)}, window ${JSON.stringify(page.viewportSize())}, columns scrolled ${cols.join(', ')}`;
+}
+
 async function assertWatching(page, what) {
   const group = page.getByRole('region', { name: /^(Consumer group|消费者组)/ });
-  for (const id of ['group-state', 'generation', 'leader', 'member-count']) {
-    assert.ok(await inView(page, group.getByTestId(id)), `${what}: ${id} is out of view`);
+  const fail = async (message, locator) => {
+    const where = await whereIs(page, locator);
+    await screenshot(page, `layout-failed-${page.viewportSize().width}`);
+    assert.fail(`${what}: ${message} (${where})`);
+  };
+  // The facts' places: the generation's number itself slides in when it changes (its box moves
+  // with the animation), so its cell is what has to be on screen.
+  for (const [id, locator] of [
+    ['group-state', group.getByTestId('group-state')],
+    ['generation', group.locator('dd', { has: page.getByTestId('generation') })],
+    ['leader', group.getByTestId('leader')],
+    ['member-count', group.getByTestId('member-count')],
+  ]) {
+    if (!(await inView(page, locator))) await fail(`${id} is out of view`, locator);
   }
-  assert.ok(await inView(page, group.getByText(/^broker \d+$/)), `${what}: the coordinator is out of view`);
+  const coordinator = group.getByText(/^broker \d+$/);
+  if (!(await inView(page, coordinator))) await fail('the coordinator is out of view', coordinator);
   // Enough of the stage to watch it (on a phone the tall drawing is taller than the screen).
   const stage = page.locator('.stage-canvas');
   const box = await stage.boundingBox();
   const { height } = page.viewportSize();
   const visible = Math.min(box.y + box.height, height) - Math.max(box.y, 0);
-  assert.ok(visible >= Math.min(box.height, 250), `${what}: only ${visible}px of the stage are in view`);
+  if (visible < Math.min(box.height, 250)) await fail(`only ${visible}px of the stage are in view`, stage);
 }
 
 for (const [name, viewport, extra] of [

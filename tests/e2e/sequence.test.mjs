@@ -200,7 +200,11 @@ test('a message focused from the keyboard keeps the focus while the simulation p
   await view.getByText('Sequence diagram', { exact: true }).click();
   const diagram = view.getByRole('group', { name: 'Sequence diagram of the protocol messages' });
   await diagram.waitFor();
-  // Still playing: heartbeats keep arriving and the rows are redrawn.
+  // Still playing, at 1x: heartbeats keep arriving and the rows are redrawn, slowly enough that
+  // the focused row stays well inside the window of the last 40 however slow the machine is (at
+  // 10x a busy machine took long enough for it to reach the window's top, and Shift+Tab left the
+  // diagram).
+  await setSpeed(page, 0);
   // The latest message: it stays in the window (the last 40) for a while.
   // (The locator of "the last row" would find a newer row if one arrives in between: the row is
   // focused by its id.)

@@ -81,6 +81,9 @@ struct Marks {
     consumer_transition: Option<(ConsumerGroupState, ConsumerGroupState, u64)>,
     /// The log sequence number of the last group epoch bump of a consumer-protocol group.
     epoch_seq: u64,
+    /// The log sequence numbers of the last two target assignments of a consumer-protocol group
+    /// (0: none), newest first.
+    targets: [u64; 2],
 }
 
 impl Marks {
@@ -103,12 +106,19 @@ impl Marks {
                         m.consumer_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::ConsumerGroupEpochBumped { .. } if m.epoch_seq == 0 => m.epoch_seq = ev.seq,
+                    EventKind::ConsumerTargetAssignmentComputed { .. } if m.targets[1] == 0 => {
+                        if m.targets[0] == 0 {
+                            m.targets[0] = ev.seq;
+                        } else {
+                            m.targets[1] = ev.seq;
+                        }
+                    }
                     _ => {}
                 }
             }
             // A group is classic or consumer: the marks of either kind are enough.
             let classic = m.last_transition.is_some() && m.generation_seq != 0;
-            let consumer = m.consumer_transition.is_some() && m.epoch_seq != 0;
+            let consumer = m.consumer_transition.is_some() && m.epoch_seq != 0 && m.targets[1] != 0;
             if classic || consumer {
                 break;
             }
@@ -133,6 +143,9 @@ impl Marks {
                         self.consumer_transition = Some((*from, *to, ev.seq));
                     }
                     EventKind::ConsumerGroupEpochBumped { .. } => self.epoch_seq = ev.seq,
+                    EventKind::ConsumerTargetAssignmentComputed { .. } => {
+                        self.targets = [ev.seq, self.targets[0]];
+                    }
                     _ => {}
                 }
             }
@@ -652,6 +665,7 @@ impl Session {
                 })
                 .collect();
             let served = loaded == Some(PartitionStatus::Active);
+            let last_target_change = self.last_target_change();
             return Some(ConsumerGroupFacts {
                 exists: true,
                 state: if served { g.state } else { ConsumerGroupState::Dead },
@@ -661,6 +675,7 @@ impl Session {
                 members,
                 last_transition: marks.0,
                 epoch_seq: marks.1,
+                last_target_change,
             });
         }
         if !no_classic || !self.speaks_consumer_protocol() {
@@ -679,9 +694,90 @@ impl Session {
             members: Vec::new(),
             last_transition: marks.0,
             epoch_seq: marks.1,
+            last_target_change: None,
         })
     }
 
+    /// What the last target assignment of the consumer-protocol group changed against the one
+    /// before it (the first one, against nothing): who kept what, and which partitions moved.
+    /// `None` before any target, or when the log no longer holds it.
+    fn last_target_change(&self) -> Option<TargetChange> {
+        let targets = |seq: u64| match self.event(seq).map(|e| &e.kind) {
+            Some(SimEventKind::Coordinator {
+                event:
+                    EventKind::ConsumerTargetAssignmentComputed {
+                        assignment_epoch,
+                        targets,
+                        ..
+                    },
+                ..
+            }) => Some((*assignment_epoch, targets)),
+            _ => None,
+        };
+        let [last, previous] = self.marks.targets;
+        let (epoch, new) = targets(last)?;
+        let old: &[(String, Vec<TopicPartition>)] = match previous {
+            0 => &[],
+            seq => targets(seq)?.1,
+        };
+        let name = |id: &str| {
+            self.sim
+                .consumer_named_by_member(id)
+                .unwrap_or_else(|| id.to_owned())
+        };
+        let (before, after) = (owners(old), owners(new));
+        let mut partitions: Vec<&TopicPartition> =
+            before.iter().chain(after.iter()).map(|(tp, _)| *tp).collect();
+        partitions.sort();
+        partitions.dedup();
+        let moved = partitions
+            .into_iter()
+            .filter_map(|tp| {
+                let (from, to) = (owner(&before, tp), owner(&after, tp));
+                (from != to).then(|| PartitionMove {
+                    partition: tp.clone(),
+                    from: from.map(name),
+                    to: to.map(name),
+                })
+            })
+            .collect();
+        let kept = new
+            .iter()
+            .map(|(id, parts)| {
+                let parts = parts
+                    .iter()
+                    .filter(|tp| owner(&before, tp) == Some(id.as_str()))
+                    .cloned();
+                (name(id), parts.collect::<Vec<_>>())
+            })
+            .filter(|(_, parts)| !parts.is_empty())
+            .collect();
+        Some(TargetChange {
+            epoch,
+            moves: TargetMoves { kept, moved },
+        })
+    }
+}
+
+/// Each partition's owner in a target assignment, sorted by partition (a sorted list rather than
+/// another map type: one fewer B-tree instance in the bundle).
+fn owners(of: &[(String, Vec<TopicPartition>)]) -> Vec<(&TopicPartition, &str)> {
+    let mut list: Vec<(&TopicPartition, &str)> = of
+        .iter()
+        .flat_map(|(id, parts)| parts.iter().map(move |tp| (tp, id.as_str())))
+        .collect();
+    list.sort();
+    list
+}
+
+/// The owner of `tp` in a list made by [`owners`].
+fn owner<'a>(list: &[(&TopicPartition, &'a str)], tp: &TopicPartition) -> Option<&'a str> {
+    list.binary_search_by(|(p, _)| (*p).cmp(tp))
+        .ok()
+        .map(|i| list[i].1)
+}
+
+impl Session {
     /// Whether the group is to be a consumer-protocol group: some consumer runs with
     /// `group.protocol=consumer`, or the scenario's defaults or consumers say so.
     fn speaks_consumer_protocol(&self) -> bool {
@@ -783,6 +879,9 @@ pub struct ConsumerGroupFacts {
     pub last_transition: Option<(ConsumerGroupState, ConsumerGroupState, u64)>,
     /// The log sequence number of the last group epoch bump.
     pub epoch_seq: u64,
+    /// What the last target assignment changed, kept once the members have reconciled (the
+    /// explanation of a Stable group still says what the last rebalance moved).
+    pub last_target_change: Option<TargetChange>,
 }
 
 impl ConsumerGroupFacts {
@@ -855,6 +954,16 @@ pub struct TargetMoves {
     pub kept: Vec<(String, Vec<TopicPartition>)>,
     /// The partitions that move, in partition order.
     pub moved: Vec<PartitionMove>,
+}
+
+/// What one target assignment changed against the one before it
+/// ([`ConsumerGroupFacts::last_target_change`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetChange {
+    /// The target's assignment epoch.
+    pub epoch: i32,
+    /// Who kept which partitions, and which moved (from the previous target's owner to the new one).
+    pub moves: TargetMoves,
 }
 
 /// One partition moving between members.

@@ -89,6 +89,89 @@ fn the_view_follows_epochs_and_reconciliation() {
     assert!(c.epoch_seq > 0 && s.event(c.epoch_seq).is_some());
 }
 
+/// Once the members have reconciled, the view still says what the last target changed: each
+/// partition that moved, from its owner in the previous target to its owner now, and what every
+/// other member kept. Seeking back shows the change that was last then.
+#[test]
+fn a_stable_group_still_says_what_its_last_target_moved() {
+    let mut s = Session::new(scenario("consumer-protocol-join-stable-group.json")).unwrap();
+    // The first target has nobody's partitions to move: it gives them all out.
+    let mut t = 0;
+    let first = loop {
+        t += 100;
+        assert!(t < 19_000, "no target before 19 s");
+        s.run_to(SimTime(t));
+        if let Some(c) = s.group_view().consumer.unwrap().last_target_change {
+            break c;
+        }
+    };
+    assert!(
+        !first.moves.moved.is_empty() && first.moves.kept.is_empty(),
+        "{first:?}"
+    );
+    assert!(
+        first
+            .moves
+            .moved
+            .iter()
+            .all(|m| m.from.is_none() && m.to.is_some()),
+        "{first:?}"
+    );
+
+    s.run_to(SimTime(19_000));
+    let before = s.group_view().consumer.unwrap();
+    let at_19 = before.last_target_change.clone().expect("a target");
+    assert_eq!(at_19.epoch, before.assignment_epoch);
+    s.run_to(SimTime(45_000));
+    let after = s.group_view().consumer.unwrap();
+    assert_eq!(after.state, ConsumerGroupState::Stable);
+    assert!(after.moves().is_none(), "nothing is moving any more");
+    let change = after.last_target_change.clone().expect("D's join made a target");
+    assert_eq!(change.epoch, after.assignment_epoch);
+    assert!(change.epoch > at_19.epoch && at_19.epoch > first.epoch);
+    let owner_at = |c: &rebalance_engine::session::ConsumerGroupFacts, tp| {
+        c.members
+            .iter()
+            .find(|m| m.assigned.contains(tp))
+            .and_then(|m| m.consumer.clone())
+    };
+    assert!(!change.moves.moved.is_empty());
+    for mv in &change.moves.moved {
+        assert_eq!(mv.to, owner_at(&after, &mv.partition), "{mv:?}");
+        assert_eq!(mv.from, owner_at(&before, &mv.partition), "{mv:?}");
+        assert_ne!(mv.from, mv.to);
+    }
+    // Everyone else kept what they own now, all along.
+    for (name, kept) in &change.moves.kept {
+        let m = after.member_of(name).expect("a member");
+        assert_eq!(
+            &m.assigned
+                .iter()
+                .filter(|tp| kept.contains(tp))
+                .cloned()
+                .collect::<Vec<_>>(),
+            kept
+        );
+        for tp in kept {
+            assert_eq!(owner_at(&before, tp).as_deref(), Some(name.as_str()));
+        }
+    }
+    let moved_or_kept: BTreeSet<_> = change
+        .moves
+        .moved
+        .iter()
+        .map(|m| m.partition.clone())
+        .chain(change.moves.kept.iter().flat_map(|(_, p)| p.clone()))
+        .collect();
+    assert_eq!(
+        moved_or_kept,
+        after.members.iter().flat_map(|m| m.assigned.clone()).collect()
+    );
+
+    s.seek(SimTime(19_000));
+    assert_eq!(s.group_view().consumer.unwrap().last_target_change, Some(at_19));
+}
+
 /// A classic group has no consumer part.
 #[test]
 fn a_classic_group_has_no_consumer_part() {
