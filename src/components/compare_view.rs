@@ -229,9 +229,11 @@ fn consumer_chip(s: &Strings, g: &GroupView, c: &ConsumerView) -> Html {
         return html! {
             <li key={c.name.clone()} class="compare-consumer" data-consumer={c.name.clone()}
                 data-state={m.state.name()}>
-                <span class="compare-consumer-name">{ &c.name }</span>
-                <span class="compare-consumer-epoch" data-testid="compare-member-epoch">
-                    { format!("{} {} · {}", s.kip848_view.member_epoch, m.member_epoch, m.state.name()) }
+                <span class="compare-consumer-head">
+                    <span class="compare-consumer-name">{ &c.name }</span>
+                    <span class="compare-consumer-epoch" data-testid="compare-member-epoch">
+                        { format!("{} {} · {}", s.kip848_view.member_epoch, m.member_epoch, m.state.name()) }
+                    </span>
                 </span>
                 <PartitionStrip name={c.name.clone()} {kept} revoke={m.giving_up.clone()}
                     awaiting={m.awaiting.clone()} compact=true />

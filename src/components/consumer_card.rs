@@ -334,9 +334,23 @@ pub fn PartitionStrip(props: &PartitionStripProps) -> Html {
             ("awaiting", &list(&props.awaiting)),
         ],
     );
+    let compact = props.compact;
     let chips = |ps: &[TopicPartition], kind: &'static str| {
         ps.iter()
             .map(|tp| {
+                if compact {
+                    // A compare column's chip: the partition's number in its colour, as the
+                    // classic columns draw them (the full name is its title); what is to revoke
+                    // or awaited keeps its glyph and its outline.
+                    let colour = format!("compare-part-{}", tp.partition.rem_euclid(8));
+                    return html! {
+                        <span class={classes!("pchip", "is-compact", format!("compact-{kind}"), colour)} data-kind={kind}
+                            data-part={tp.to_string()} title={tp.to_string()}>
+                            if kind != "kept" { { chip_icon(kind) } }
+                            <span class="pchip-name">{ tp.partition }</span>
+                        </span>
+                    };
+                }
                 html! {
                     <span class={classes!("pchip", format!("is-{kind}"))} data-kind={kind} data-part={tp.to_string()}>
                         { chip_icon(kind) }<span class="pchip-name">{ tp.to_string() }</span>

@@ -1,8 +1,8 @@
 //! The sequence diagram: one lifeline per broker and per consumer, time downwards, one arrow per
 //! protocol message, like the figures of the articles the project started from. It is in step
-//! with the timeline: it shows the last [`PAST`] messages up to the shown time, a marker at the
-//! shown time, and (paler) the next [`LATER`] messages recorded after it; it scrolls to follow
-//! (from the bottom, by CSS).
+//! with the timeline: it shows the last [`PAST`] messages (and up to [`CHUNK`] more) up to the
+//! shown time, a marker at the shown time, and (paler) the next [`LATER`] messages recorded after
+//! it; it scrolls to follow (from the bottom, by CSS).
 //! Clicking a message moves the timeline to the moment it was sent and shows it in the inspector.
 //! "Download SVG" saves the same drawing as a standalone SVG file.
 //!
@@ -32,6 +32,10 @@ use crate::world::{View, World};
 pub const PAST: usize = 40;
 /// Messages drawn after it (from the recorded future, after a seek back).
 pub const LATER: usize = 8;
+
+/// The window reaches back from the last [`PAST`] messages to a message id that is a multiple of
+/// this: at most this many more rows, and a first row that changes once per this many messages.
+pub const CHUNK: usize = 16;
 
 /// Width of the time column on the left.
 const TIME_W: f64 = 76.0;
@@ -119,14 +123,28 @@ impl Diagram {
     fn of_cached(world: &World, view: &View, s: &Strings, routine: bool, cache: &mut MessageCache) -> Self {
         let now = world.now();
         let keep = |m: &&Message| routine || !m.is_routine();
-        let mut past: Vec<&Message> = world
-            .log()
-            .iter()
-            .rev()
-            .filter_map(sent)
-            .filter(keep)
-            .take(PAST)
-            .collect();
+        // The last PAST messages, and further back to a multiple of CHUNK in message ids: the
+        // window's first row then stays put while CHUNK messages arrive, so most redraws only add
+        // rows at the end. (When the first row changes, Yew moves every kept row out of the page
+        // and back, which costs a frame and the keyboard focus.)
+        let mut past: Vec<&Message> = Vec::with_capacity(PAST + CHUNK);
+        let mut floor = None;
+        for m in world.log().iter().rev().filter_map(sent).filter(keep) {
+            match floor {
+                Some(f) if m.id < f => break,
+                Some(_) => {}
+                None if past.len() == PAST => {
+                    let first = past.last().map_or(m.id, |f: &&Message| f.id);
+                    let f = first - first % CHUNK as u64;
+                    if m.id < f {
+                        break;
+                    }
+                    floor = Some(f);
+                }
+                None => {}
+            }
+            past.push(m);
+        }
         past.reverse();
         let later: Vec<&Message> = world
             .log_ahead()
@@ -874,6 +892,59 @@ mod tests {
         World::with_consumers_joined(3)
     }
 
+    /// As messages arrive the window only grows at its end, and its first row moves on once per
+    /// [`CHUNK`] messages (in one jump), holding the last [`PAST`] and fewer than `CHUNK` more.
+    #[test]
+    fn the_windows_first_row_moves_once_per_chunk_of_messages() {
+        let mut w = three_joined();
+        let s = crate::i18n::Lang::En.strings();
+        let window = |w: &mut World| {
+            let view = w.view();
+            let d = Diagram::of(w, &view, s, true);
+            d.rows.iter().map(|r| r.msg.id).collect::<Vec<u64>>()
+        };
+        let mut last = window(&mut w);
+        while last.len() < PAST {
+            w.step();
+            last = window(&mut w);
+        }
+        let start = *last.last().unwrap();
+        let (mut arrived, mut moves) = (0, 0);
+        while arrived < 10 * CHUNK {
+            w.step();
+            let ids = window(&mut w);
+            if ids.last() == last.last() {
+                continue;
+            }
+            arrived += 1;
+            assert!(
+                ids.len() >= PAST && ids.len() < PAST + CHUNK,
+                "{} rows",
+                ids.len()
+            );
+            assert!(ids.windows(2).all(|p| p[0] < p[1]), "in order");
+            if ids[0] != last[0] {
+                moves += 1;
+                // A jump to the next multiple of CHUNK (or past it, to the first message kept).
+                assert!(
+                    ids[0] / CHUNK as u64 > last[0] / CHUNK as u64,
+                    "{} -> {}",
+                    last[0],
+                    ids[0]
+                );
+            } else {
+                assert_eq!(&ids[..last.len()], &last[..], "only added at the end");
+            }
+            last = ids;
+        }
+        // At most one move per CHUNK message ids, and some.
+        let ids = (last.last().unwrap() - start) as usize;
+        assert!(
+            moves > 0 && moves <= ids / CHUNK + 1,
+            "{moves} moves over {ids} ids"
+        );
+    }
+
     #[test]
     fn the_window_has_a_lifeline_each_and_the_joins_with_their_errors() {
         let mut w = three_joined();
@@ -885,7 +956,7 @@ mod tests {
         for c in ["C1", "C2", "C3"] {
             assert!(names.contains(&c), "{names:?}");
         }
-        assert!(d.rows.len() <= PAST);
+        assert!(d.rows.len() < PAST + CHUNK);
         assert_eq!(d.now_row, d.rows.len(), "nothing recorded after the end");
         // Seek back: the same session's next messages are drawn after the marker.
         w.seek(SimTime(3_500));
