@@ -80,6 +80,12 @@ try {
   const slider = page.getByRole('slider', { name: 'Timeline' });
   const reaches = (want) => page.waitForFunction((want) => document.querySelector('.timeline input[type=range]')?.max === want, String(want), { timeout: 600_000 });
   await reaches(end);
+  // Compare mode replays the session up to the shown time: show its end first.
+  await slider.evaluate((el, t) => {
+    el.value = String(t);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, end);
+  await page.getByTestId('clock').and(page.locator(`[data-ms="${end}"]`)).waitFor({ timeout: 600_000 });
   const started = Date.now();
   await page.getByRole('button', { name: 'Compare protocols' }).click();
   await page.getByTestId('compare').waitFor({ timeout: 600_000 });
