@@ -257,7 +257,7 @@ fn take_over_when_whole(frames: u32) {
     }
 }
 
-fn after_next_paint(f: impl FnOnce() + 'static) {
+pub(crate) fn after_next_paint(f: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else {
         return f();
     };

@@ -75,3 +75,9 @@ fn document() -> Option<web_sys::Document> {
 
 /// The keys of the saved choices the inline script reads before the app runs.
 pub use crate::prefs::{LANG_KEY, PRESENTATION_KEY};
+
+/// Runs `start` (the app's first render) once the browser has painted the prerendered first view:
+/// started at once, the app's first render would hold the first paint back by as long as it takes.
+pub fn after_first_paint(start: impl FnOnce() + 'static) {
+    crate::app::after_next_paint(start);
+}

@@ -326,6 +326,37 @@ fn ref_10_a_refused_upgrade_still_answers_the_parked_joins_first() {
 }
 
 #[test]
+fn ref_10_a_group_at_the_consumer_max_size_is_full_after_conversion_started() {
+    // Two classic members and group.consumer.max.size 2: validateOnlineUpgrade lets the group
+    // through (size <= max); convertToConsumerGroup answers the parked joins, then the converted
+    // group is full for the new member (GROUP_MAX_SIZE_REACHED) and the conversion is undone.
+    let mut h = Harness::with_config(CoordinatorConfig {
+        kafka_version: KafkaRelease::V4_1,
+        group_consumer_migration_policy: MigrationPolicy::Bidirectional,
+        group_consumer_max_size: 2,
+        group_initial_rebalance_delay_ms: 0,
+        ..config()
+    });
+    h.coord
+        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 3), ("bar".to_string(), 2)]));
+    let ids = h.stable_group(2);
+    let parked = h.join(1, join_req(&ids[0]));
+    assert_eq!(h.state(), GroupState::PreparingRebalance);
+    assert!(!h.answered(parked));
+    let r = hb(&mut h, join_hb("c", None));
+    assert_eq!(r.error_code, ErrorCode::GroupMaxSizeReached);
+    assert_eq!(h.join_resp(parked).error_code, ErrorCode::RebalanceInProgress);
+    // Still the classic group, rebalancing; its members rejoin it.
+    assert_eq!(h.state(), GroupState::PreparingRebalance);
+    assert!(!h.saw(|k| matches!(k, EventKind::GroupTypeConverted { .. })));
+    let first = h.join(1, join_req(&ids[0]));
+    let second = h.join(2, join_req(&ids[1]));
+    h.run_join_phase();
+    assert_eq!(h.join_resp(first).error_code, ErrorCode::None);
+    assert_eq!(h.join_resp(second).error_code, ErrorCode::None);
+}
+
+#[test]
 fn ref_10_subscription_user_data_alone_does_not_refuse_an_upgrade() {
     let mut h = harness(MigrationPolicy::Bidirectional);
     let mut reqs = Vec::new();

@@ -209,8 +209,12 @@ impl Coordinator {
                 if let Some(msg) = self.upgrade_refusal(g) {
                     return err((ErrorCode::GroupIdNotFound, msg));
                 }
+                // A group of exactly `group.consumer.max.size` passes `validateOnlineUpgrade`;
+                // Kafka converts it (answering the parked JoinGroups and SyncGroups), then finds
+                // the converted group full for the new member and rolls the conversion back.
                 let max = self.io.config.group_consumer_max_size;
                 if g.members.len() >= max && !g.members.contains_key(&req.member_id) {
+                    self.answer_parked_rebalance_in_progress(gid);
                     return err((
                         ErrorCode::GroupMaxSizeReached,
                         format!("The consumer group has reached its maximum capacity of {max} members."),
