@@ -260,6 +260,20 @@ pub(crate) fn record(s: &Strings, p: &str, offset: &str, body: &RecordBody) -> O
     })
 }
 
+/// What a consumer group's explanation says about moving partitions, and whether it is about a
+/// finished rebalance: while members reconcile, what moves now ([`moves_sentence`]); once they have,
+/// what the last target moved ([`last_change_sentence`]), as long as the group has members.
+pub fn moves_explanation(
+    s: &Strings,
+    c: &rebalance_engine::session::ConsumerGroupFacts,
+) -> Option<(String, bool)> {
+    if let Some(m) = c.moves() {
+        return Some((moves_sentence(s, &m), false));
+    }
+    let change = c.last_target_change.as_ref().filter(|_| !c.members.is_empty())?;
+    Some((last_change_sentence(s, change), true))
+}
+
 /// The words of a [`TargetMoves`](rebalance_engine::session::TargetMoves) sentence in one tense.
 struct MoveWords {
     only_moved: String,

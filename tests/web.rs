@@ -1594,6 +1594,10 @@ fn Kip848Cards(props: &Kip848Props) -> Html {
     }
 }
 
+fn mount_kip848_cards(root: &Element, lang: Lang, reconciled: bool) -> yew::AppHandle<Kip848Cards> {
+    yew::Renderer::<Kip848Cards>::with_root_and_props(root.clone(), Kip848Props { lang, reconciled }).render()
+}
+
 /// Once C3's join has reconciled the group is Stable and nothing moves, and the explanation still
 /// says, in the past, what that rebalance moved and that nobody stopped.
 #[wasm_bindgen_test]
@@ -1601,14 +1605,7 @@ async fn a_reconciled_consumer_group_still_says_what_its_last_rebalance_moved() 
     for lang in [Lang::En, Lang::Zh] {
         let s = lang.strings();
         let root = mount_point();
-        let app = yew::Renderer::<Kip848Cards>::with_root_and_props(
-            root.clone(),
-            Kip848Props {
-                lang,
-                reconciled: true,
-            },
-        )
-        .render();
+        let app = mount_kip848_cards(&root, lang, true);
         until_present(&root, "[data-testid=kip848-moves].is-past").await;
         let mut w = rebalance_playground::world::World::new(3);
         let group = kip848_join(&mut w, c3_reconciled).expect("C3's join reconciles");
@@ -1636,14 +1633,7 @@ async fn a_consumer_protocol_card_draws_its_member_epoch_state_and_partitions() 
     for lang in [Lang::En, Lang::Zh] {
         let s = lang.strings();
         let root = mount_point();
-        let app = yew::Renderer::<Kip848Cards>::with_root_and_props(
-            root.clone(),
-            Kip848Props {
-                lang,
-                reconciled: false,
-            },
-        )
-        .render();
+        let app = mount_kip848_cards(&root, lang, false);
         until_present(&root, ".pchip.is-revoke").await;
         // The engine's facts the page must show: read from a world stepped the same way.
         let mut w = rebalance_playground::world::World::new(3);

@@ -202,16 +202,10 @@ pub fn CompareStage(props: &CompareStageProps) -> Html {
             <ul class="compare-consumers">
                 { for props.consumers.iter().map(|c| consumer_chip(s, g, c)) }
             </ul>
-            if let Some(c) = g.consumer.as_ref() {
-                if let Some(m) = c.moves() {
-                    <p class="compare-moves" data-testid={format!("compare-moves-{key}")}>
-                        { crate::explain_consumer::moves_sentence(s, &m) }
-                    </p>
-                } else if let Some(change) = c.last_target_change.as_ref().filter(|_| !c.members.is_empty()) {
-                    <p class="compare-moves is-past" data-testid={format!("compare-moves-{key}")}>
-                        { crate::explain_consumer::last_change_sentence(s, change) }
-                    </p>
-                }
+            if let Some((text, past)) = g.consumer.as_ref().and_then(|c| crate::explain_consumer::moves_explanation(s, c)) {
+                <p class={classes!("compare-moves", past.then_some("is-past"))} data-testid={format!("compare-moves-{key}")}>
+                    { text }
+                </p>
             }
         </div>
     }

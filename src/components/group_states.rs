@@ -35,13 +35,10 @@ pub fn GroupStates() -> Html {
                     <>
                         <ConsumerStateDiagram current={c.state} {last} transition_key={key} />
                         <p class="group-panel-note">{ s.kip848_view.diagram_note }</p>
-                        if let Some(m) = c.moves() {
-                            <p class="group-panel-explanation kip848-moves" data-testid="kip848-moves">
-                                { crate::explain_consumer::moves_sentence(s, &m) }
-                            </p>
-                        } else if let Some(change) = c.last_target_change.as_ref().filter(|_| !c.members.is_empty()) {
-                            <p class="group-panel-explanation kip848-moves is-past" data-testid="kip848-moves">
-                                { crate::explain_consumer::last_change_sentence(s, change) }
+                        if let Some((text, past)) = crate::explain_consumer::moves_explanation(s, c) {
+                            <p class={classes!("group-panel-explanation", "kip848-moves", past.then_some("is-past"))}
+                                data-testid="kip848-moves">
+                                { text }
                             </p>
                         }
                     </>

@@ -782,7 +782,8 @@ pub fn SequenceDiagram() -> Html {
             // a later task, and a key pressed in between would otherwise start from the page.
             if let Some(id) = message_id(e.target()) {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if message_id(active_element()) != Some(id) && nothing_focused() {
+                    // Nothing focused: the row has not got it back (and no one took it since).
+                    if nothing_focused() {
                         focus_message(id);
                     }
                 });

@@ -26,13 +26,23 @@ use rebalance_engine::{
     CoordinatorConfig, EventKind, KafkaRelease, MigrationPolicy, Reason, Request, Response,
 };
 
-fn harness(policy: MigrationPolicy) -> Harness {
-    let mut h = Harness::with_config(CoordinatorConfig {
+/// Kafka 4.1's coordinator with this migration policy and no initial rebalance delay.
+fn config_with(policy: MigrationPolicy) -> CoordinatorConfig {
+    CoordinatorConfig {
         kafka_version: KafkaRelease::V4_1,
         group_consumer_migration_policy: policy,
         group_initial_rebalance_delay_ms: 0,
         ..config()
-    });
+    }
+}
+
+fn harness(policy: MigrationPolicy) -> Harness {
+    harness_with(config_with(policy))
+}
+
+/// A coordinator with `cfg` that knows topics foo (3 partitions) and bar (2).
+fn harness_with(cfg: CoordinatorConfig) -> Harness {
+    let mut h = Harness::with_config(cfg);
     h.coord
         .set_topic_metadata(BTreeMap::from([("foo".to_string(), 3), ("bar".to_string(), 2)]));
     h
@@ -330,15 +340,10 @@ fn ref_10_a_group_at_the_consumer_max_size_is_full_after_conversion_started() {
     // Two classic members and group.consumer.max.size 2: validateOnlineUpgrade lets the group
     // through (size <= max); convertToConsumerGroup answers the parked joins, then the converted
     // group is full for the new member (GROUP_MAX_SIZE_REACHED) and the conversion is undone.
-    let mut h = Harness::with_config(CoordinatorConfig {
-        kafka_version: KafkaRelease::V4_1,
-        group_consumer_migration_policy: MigrationPolicy::Bidirectional,
+    let mut h = harness_with(CoordinatorConfig {
         group_consumer_max_size: 2,
-        group_initial_rebalance_delay_ms: 0,
-        ..config()
+        ..config_with(MigrationPolicy::Bidirectional)
     });
-    h.coord
-        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 3), ("bar".to_string(), 2)]));
     let ids = h.stable_group(2);
     let parked = h.join(1, join_req(&ids[0]));
     assert_eq!(h.state(), GroupState::PreparingRebalance);
