@@ -526,9 +526,29 @@ fn export_svg(d: &Diagram, s: &Strings, group: &str) -> String {
 /// One message's row as the page draws it, at height 0 (its parent moves it into place). A row
 /// that stays in the window keeps its props while the window slides: only its parent's
 /// `transform` changes, and this component is not drawn again.
+/// What the drawn diagram depends on besides the world and the shown time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct DrawnKey {
+    routine: bool,
+    /// The language's strings (one static table per language).
+    strings: *const Strings,
+}
+
+/// The diagram last drawn, kept between renders while the simulation plays.
+struct Drawn {
+    key: DrawnKey,
+    /// The redraw it was drawn for.
+    redraw: u32,
+    /// Whether a redraw has been asked for since.
+    asked: bool,
+    diagram: Rc<Diagram>,
+}
+
 #[derive(Properties, PartialEq)]
 struct RowProps {
     id: u64,
+    /// The row's top, in the body's coordinates.
+    y: f64,
     class: AttrValue,
     aria: AttrValue,
     selected: bool,
@@ -551,7 +571,7 @@ fn SeqRow(p: &RowProps) -> Html {
     let (left, right) = (p.x1.min(p.x2), p.x1.max(p.x2));
     html! {
         <g class={format!("{}{}", p.class, if p.selected { " is-selected" } else { "" })} role="button" tabindex="0"
-            aria-label={p.aria.clone()} aria-pressed={p.selected.to_string()} data-msg={p.id.to_string()}
+            transform={format!("translate(0,{})", fmt(p.y))} aria-label={p.aria.clone()} aria-pressed={p.selected.to_string()} data-msg={p.id.to_string()}
             data-api={p.api} data-error={p.error} data-sent-ms={p.sent_ms.to_string()}>
             <rect class="seq-hit" x={fmt(left - 8.0)} y={fmt(p.y1 - 16.0)} width={fmt(right - left + 16.0)} height={fmt(ROW_H)} rx="4" />
             <text class="seq-time" x="6" y={fmt(p.y1 + 4.0)}>{ p.time.clone() }</text>
@@ -583,12 +603,12 @@ fn body(d: &Diagram, s: &Strings, selected: Option<u64>) -> Html {
             { for d.rows.iter().enumerate().map(|(i, row)| {
                 let r = row_shape(d, i, s, 0.0);
                 let m = &row.msg;
+                // One element per row (the row's own group, keyed), so that a new row costs the
+                // browser as few elements as it can.
                 html! {
-                    <g key={m.id} transform={format!("translate(0,{})", fmt(d.row_y(i)))}>
-                        <SeqRow id={m.id} class={r.class} aria={r.aria} selected={selected == Some(m.id)}
-                            api={m.api().name()} error={row.error.map(|e| e.name())} sent_ms={m.sent_at.as_millis()}
-                            time={seconds(m.sent_at)} x1={r.x1} y1={r.y1} x2={r.x2} y2={r.y2} head={r.head} glyph={r.glyph} glyph_at={r.glyph_at} label={r.label} />
-                    </g>
+                    <SeqRow key={m.id} id={m.id} y={d.row_y(i)} class={r.class} aria={r.aria} selected={selected == Some(m.id)}
+                        api={m.api().name()} error={row.error.map(|e| e.name())} sent_ms={m.sent_at.as_millis()}
+                        time={seconds(m.sent_at)} x1={r.x1} y1={r.y1} x2={r.x2} y2={r.y2} head={r.head} glyph={r.glyph} glyph_at={r.glyph_at} label={r.label} />
                 }
             }) }
             <g class="seq-now-marker" data-testid="sequence-now" data-ms={d.now.as_millis().to_string()}
@@ -724,15 +744,45 @@ pub fn SequenceDiagram() -> Html {
     let routine = use_state(|| true);
 
     let cache = use_mut_ref(MessageCache::default);
+    // While the simulation plays, the panels refresh together (every 100 ms) and the window's rows
+    // change at most of those refreshes. The diagram is then redrawn in a task of its own, after
+    // the browser has painted the panels' refresh, so that the two are never one frame's work: a
+    // refresh shows the diagram drawn last, and asks for a redraw (`redraws`) that draws the
+    // current window one frame later. Paused, after a seek, a step or any change of its own
+    // (opened, the routine switch, the language), it is drawn at once.
+    let redraws = use_state(|| 0_u32);
+    let drawn = use_mut_ref(|| None::<Drawn>);
     let diagram = (*open).then(|| {
+        let key = DrawnKey {
+            routine: *routine,
+            strings: std::ptr::from_ref(s),
+        };
+        let mut drawn = drawn.borrow_mut();
+        if let Some(last) = drawn
+            .as_mut()
+            .filter(|d| pg.playing && d.key == key && d.redraw == *redraws)
+        {
+            if !std::mem::replace(&mut last.asked, true) {
+                let redraws = redraws.clone();
+                crate::app::after_next_paint(move || redraws.set(redraws.wrapping_add(1)));
+            }
+            return last.diagram.clone();
+        }
         let world = pg.world.borrow();
-        Rc::new(Diagram::of_cached(
+        let diagram = Rc::new(Diagram::of_cached(
             &world,
             &pg.view,
             s,
             *routine,
             &mut cache.borrow_mut(),
-        ))
+        ));
+        *drawn = Some(Drawn {
+            key,
+            redraw: *redraws,
+            asked: false,
+            diagram: diagram.clone(),
+        });
+        diagram
     });
 
     let ontoggle = {
