@@ -20,10 +20,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlDetailsElement, HtmlInputElement};
 use yew::prelude::*;
 
-use super::{use_playground, use_strings};
+use super::use_playground;
 use crate::download::download;
 use crate::explain::{endpoint, message_kind};
-use crate::i18n::{fill, Strings};
+use crate::i18n::{fill, Lang, Strings};
 use crate::state::{Change, Selection};
 use crate::style::{api_class, api_shape, consumer_class};
 use crate::world::{View, World};
@@ -523,15 +523,11 @@ fn export_svg(d: &Diagram, s: &Strings, group: &str) -> String {
     out
 }
 
-/// One message's row as the page draws it, at height 0 (its parent moves it into place). A row
-/// that stays in the window keeps its props while the window slides: only its parent's
-/// `transform` changes, and this component is not drawn again.
 /// What the drawn diagram depends on besides the world and the shown time.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct DrawnKey {
     routine: bool,
-    /// The language's strings (one static table per language).
-    strings: *const Strings,
+    lang: Lang,
 }
 
 /// The diagram last drawn, kept between renders while the simulation plays.
@@ -544,6 +540,9 @@ struct Drawn {
     diagram: Rc<Diagram>,
 }
 
+/// One message's row as the page draws it: drawn at height 0 and moved into place by its own
+/// `transform`. A row that stays in the window keeps its drawing while the window slides: only its
+/// `y`, and so its `transform`, changes (once per [`CHUNK`] messages, when the first row changes).
 #[derive(Properties, PartialEq)]
 struct RowProps {
     id: u64,
@@ -738,7 +737,8 @@ fn focus_message(id: u64) -> bool {
 /// The sequence diagram, in a disclosure (closed: nothing is drawn).
 #[component]
 pub fn SequenceDiagram() -> Html {
-    let s = use_strings();
+    let lang = use_context::<Lang>().unwrap_or(Lang::En);
+    let s = lang.strings();
     let pg = use_playground();
     let open = use_state(|| false);
     let routine = use_state(|| true);
@@ -755,7 +755,7 @@ pub fn SequenceDiagram() -> Html {
     let diagram = (*open).then(|| {
         let key = DrawnKey {
             routine: *routine,
-            strings: std::ptr::from_ref(s),
+            lang,
         };
         let mut drawn = drawn.borrow_mut();
         if let Some(last) = drawn
