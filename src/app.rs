@@ -45,12 +45,14 @@ pub fn App(props: &AppProps) -> Html {
     let lang = use_state(|| props.lang.unwrap_or_else(prefs::initial_lang));
     let presenting = use_state(prefs::initial_presentation);
     let help_open = use_state(|| false);
-    // Without a prerendered first view, the group view renders first and the other panels join
-    // one frame later, so that the first paint does not wait for the log, the forms and the
-    // inspector. Over a prerendered first view (already painted from the HTML), the app renders
-    // everything at once and then replaces it, so that the page never shows half of it.
-    // (Natively, where only the build's prerender renders the app, everything renders at once.)
-    let settled = use_state(|| !cfg!(target_arch = "wasm32") || crate::prerender::present());
+    // The first view is the group view: the header, the toolbar, the timeline, the stage with the
+    // group's facts and the main controls. The detail panels beside it (the log, the forms, the
+    // inspector, ...) join one frame later, so that the first paint does not wait for them.
+    // Natively, where only the build's prerender renders the app, that first view is what it
+    // writes into the HTML. Over a prerendered first view (already painted from the HTML), the
+    // app renders everything at once and then replaces it, so that the page never shows half of
+    // the app's own view.
+    let settled = use_state(|| cfg!(target_arch = "wasm32") && crate::prerender::present());
     {
         let settled = settled.clone();
         use_effect_with((), move |_| {
@@ -210,9 +212,7 @@ pub fn App(props: &AppProps) -> Html {
                                 if !comparing {
                                     <GroupPanel />
                                 }
-                                if *settled {
-                                    <StageActions />
-                                }
+                                <StageActions />
                             </div>
                         </div>
                         <div class="app-col app-col-side">

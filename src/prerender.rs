@@ -1,8 +1,11 @@
 //! The first view the release build writes into `index.html`, and the app taking it over.
 //!
 //! `src/bin/prerender.rs` renders [`crate::App`] natively, at t=0, in both languages, with Yew's
-//! server renderer, and puts the result into the page (Trunk runs it after a release build, see
-//! `scripts/post-build.sh`): the English view in [`ROOT_ID`], the Chinese one in the template
+//! server renderer: the app's first view, the group view (the header, the toolbar, the timeline,
+//! the stage, the group's facts and the main controls) without the detail panels beside it, which
+//! the app renders once it runs (the whole page took the browser about three times as long to lay
+//! out before its first paint). It puts the result into the page (Trunk runs it after a release
+//! build, see `scripts/post-build.sh`): the English view in [`ROOT_ID`], the Chinese one in the template
 //! [`ZH_TEMPLATE_ID`], and a few lines of inline script that show the Chinese one to a Chinese
 //! browser, before anything else is fetched. The page so shows the group, its state and the
 //! controls as soon as the HTML arrives.
