@@ -47,19 +47,21 @@ pub fn App(props: &AppProps) -> Html {
     let help_open = use_state(|| false);
     // The first view is the group view: the header, the toolbar, the timeline, the stage with the
     // group's facts and the main controls. The detail panels beside it (the log, the forms, the
-    // inspector, ...) join one frame later, so that the first paint does not wait for them.
-    // Natively, where only the build's prerender renders the app, that first view is what it
-    // writes into the HTML. Over a prerendered first view (already painted from the HTML), the
-    // app renders everything at once and then replaces it, so that the page never shows half of
-    // the app's own view.
-    let settled = use_state(|| cfg!(target_arch = "wasm32") && crate::prerender::present());
+    // inspector, ...) join once the browser has painted it, so that the first paint does not wait
+    // for them. Natively, where only the build's prerender renders the app, that first view is
+    // what it writes into the HTML; over it (already painted from the HTML), the app renders its
+    // own group view, replaces the prerendered one with it once it is whole, and the panels join
+    // after that, as they do without a first view. Until then "Add consumer" adds a consumer with
+    // the form's defaults (`StageActions`).
+    let settled = use_state(|| false);
     {
         let settled = settled.clone();
         use_effect_with((), move |_| {
+            let settle = move || after_next_paint(move || settled.set(true));
             if crate::prerender::present() {
-                take_over_when_whole(0);
+                take_over_when_whole(0, settle);
             } else {
-                after_next_paint(move || settled.set(true));
+                settle();
             }
         });
     }
@@ -245,18 +247,20 @@ pub fn App(props: &AppProps) -> Html {
     }
 }
 
-/// Runs `f` once the browser has painted what is on the page now: a timer set from the next
-/// animation frame fires after that frame is painted.
 /// Replaces the prerendered first view with the app's once the app's view is whole (checked once
-/// a frame, for at most two seconds' worth of frames; then it replaces it anyway).
-fn take_over_when_whole(frames: u32) {
+/// a frame, for at most two seconds' worth of frames; then it replaces it anyway), then runs
+/// `then`.
+fn take_over_when_whole(frames: u32, then: impl FnOnce() + 'static) {
     if frames >= 120 || crate::prerender::app_is_whole() {
         crate::prerender::take_over();
+        then();
     } else {
-        after_next_paint(move || take_over_when_whole(frames + 1));
+        after_next_paint(move || take_over_when_whole(frames + 1, then));
     }
 }
 
+/// Runs `f` once the browser has painted what is on the page now: a timer set from the next
+/// animation frame fires after that frame is painted.
 pub(crate) fn after_next_paint(f: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else {
         return f();

@@ -376,6 +376,44 @@ async fn quick_presses_add_one_consumer_each_before_the_form_is_redrawn() {
     root.remove();
 }
 
+/// "Add consumer" beside the stage is the add-consumer form's submit button. The form is one of the
+/// detail panels, which join the group view a frame after it is painted: before that, the button
+/// adds the consumer the form would add with nothing changed in it, under the next default name.
+#[wasm_bindgen_test]
+async fn add_consumer_before_the_panels_are_drawn_adds_the_forms_default_consumer() {
+    let added = |children: Html| async move {
+        let world = rebalance_playground::world::World::new(3);
+        let pg = rebalance_playground::sharing::playground_with(world);
+        let shared = pg.world.clone();
+        let root = mount_point();
+        let app = yew::Renderer::<On>::with_root_and_props(root.clone(), OnProps { pg, children }).render();
+        yew::scheduler::flush().await;
+        button(&root, "Add consumer").click();
+        yew::scheduler::flush().await;
+        let w = shared.borrow();
+        let consumers: Vec<_> = w
+            .sim()
+            .consumer_names()
+            .into_iter()
+            .map(|n| w.sim().consumer(&n).unwrap().config().clone())
+            .collect();
+        drop(w);
+        app.destroy();
+        root.remove();
+        consumers
+    };
+    use rebalance_playground::components::{AddConsumerForm, StageActions};
+    let without_form = added(html! { <StageActions /> }).await;
+    let with_form = added(html! { <><StageActions /><AddConsumerForm /></> }).await;
+    assert_eq!(without_form.len(), 1, "the button alone added one consumer");
+    assert_eq!(without_form[0].name, "C1");
+    assert_eq!(with_form.len(), 1, "the form added one consumer");
+    assert_eq!(
+        without_form, with_form,
+        "the same consumer, with the same settings"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_name_with_markup_is_refused_with_a_message_and_nothing_is_added() {
     let root = mount_point();

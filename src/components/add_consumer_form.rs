@@ -201,6 +201,11 @@ pub fn check(
     Checked { errors, warnings }
 }
 
+/// The consumer the form adds when nothing in it was changed, named `name`.
+pub fn default_form_consumer(name: &str) -> ConsumerConfig {
+    draft_config(&Draft::default(), name)
+}
+
 /// The consumer a draft describes; numbers that cannot be read keep the default.
 fn draft_config(d: &Draft, name: &str) -> ConsumerConfig {
     let mut cfg = default_consumer(name);
