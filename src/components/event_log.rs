@@ -234,7 +234,7 @@ pub fn EventLog() -> Html {
                 <p class="panel-empty">{ s.log.empty }</p>
             } else {
                 <p class="log-count">{ fill(s.log.showing, &[("n", &lines.len().to_string())]) }</p>
-                <ol class="log-lines" aria-label={s.log.heading} onkeydown={onlistkey}>
+                <ol class={classes!("log-lines", (lines.len() >= SHOWN).then_some("is-full"))} aria-label={s.log.heading} onkeydown={onlistkey}>
                     { for lines.into_iter().map(|(ev, state_at)| {
                         let seq = ev.seq;
                         html! {

@@ -49,6 +49,8 @@ const ROW_H: f64 = 30.0;
 const FALL: f64 = 12.0;
 /// Space above the first row and below the last.
 const PAD: f64 = 14.0;
+/// Height of the scrolled part at most: a longer body scrolls inside it.
+const SCROLL_H: f64 = 460.0;
 
 /// One lifeline.
 #[derive(Clone, Debug, PartialEq)]
@@ -923,7 +925,10 @@ pub fn SequenceDiagram() -> Html {
                         { heads(&d) }
                         // Scrolled from the bottom (CSS), where the shown time's marker is: it
                         // follows the time without reading the layout.
-                        <div class="sequence-scroll" style={format!("width: {}px", fmt(d.width()))}
+                        // Of fixed size (CSS: size containment), so that rows coming and going
+                        // are laid out inside it and not the page around it.
+                        <div class="sequence-scroll"
+                            style={format!("width: {}px; height: {}px", fmt(d.width()), fmt(d.body_height().min(SCROLL_H)))}
                             {onclick} {onkeydown} {onfocusin} {onfocusout}>
                             { body(&d, s, selected) }
                         </div>

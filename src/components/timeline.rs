@@ -126,13 +126,17 @@ pub fn Timeline() -> Html {
         <section class="timeline" aria-label={s.lessons.timeline} data-snapshots={snapshots.to_string()}>
             <label class="timeline-label">
                 <span>{ s.lessons.timeline }</span>
-                <input type="range" min="0" max={end.to_string()} step="1" value={now.to_string()}
-                    aria-valuetext={format!("{label} {}", seconds(now))}
-                    title={s.controls.timeline_keys} aria-describedby="timeline-keys"
-                    oninput={onseek} onkeydown={onkey} />
+                // The slider and the time move on every frame while playing: each sits in a box
+                // of fixed size (styles.css), so the page around them is not laid out again.
+                <span class="timeline-track">
+                    <input type="range" min="0" max={end.to_string()} step="1" value={now.to_string()}
+                        aria-valuetext={format!("{label} {}", seconds(now))}
+                        title={s.controls.timeline_keys} aria-describedby="timeline-keys"
+                        oninput={onseek} onkeydown={onkey} />
+                </span>
             </label>
             { for marks }
-            <span class="timeline-value">{ format!("{} / {}", seconds(now), seconds(end)) }</span>
+            <span class="timeline-value"><span class="timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
             if let Some(t) = dropped {
                 <p class="timeline-dropped" data-testid="timeline-dropped">
                     { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }

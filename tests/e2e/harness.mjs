@@ -99,9 +99,12 @@ export async function screenshot(page, name) {
   const path = join(SHOTS, `${name}.png`);
   // From the top, so that the sticky toolbar is drawn where it belongs.
   await page.evaluate(() => window.scrollTo(0, 0));
-  // Panels out of sight are not painted (`content-visibility: auto`) until they are scrolled to; a
-  // picture of the whole page shows them as a reader scrolling down would see them.
-  const all = await page.addStyleTag({ content: '.panel { content-visibility: visible !important; }' });
+  // Panels, consumer cards and log lines out of sight are not painted (`content-visibility: auto`)
+  // until they are scrolled to; a picture of the whole page shows them as a reader scrolling down
+  // would see them.
+  const all = await page.addStyleTag({
+    content: '.panel, .consumer-list-item, .log-line { content-visibility: visible !important; }',
+  });
   await page.screenshot({ path, fullPage: true });
   await all.evaluate((el) => el.remove());
   return path;
