@@ -18,6 +18,10 @@
 
 /// The id of the element that holds the prerendered first view.
 pub const ROOT_ID: &str = "prerender";
+/// The event the window gets once the app has taken over from the first view ([`take_over`]): the
+/// first view's script registers the service worker then, so that the worker's downloads of the
+/// whole release do not compete with the app's start (the first click that works).
+pub const TOOK_OVER_EVENT: &str = "playground-took-over";
 
 /// The id of the `<template>` that holds the Chinese first view.
 pub const ZH_TEMPLATE_ID: &str = "prerender-zh";
@@ -62,6 +66,11 @@ pub fn take_over() -> bool {
         if let Some(el) = doc.get_element_by_id(id) {
             el.remove();
             removed = true;
+        }
+    }
+    if removed {
+        if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(TOOK_OVER_EVENT)) {
+            let _ = window.dispatch_event(&event);
         }
     }
     removed

@@ -40,7 +40,9 @@ mod native {
     use std::path::{Path, PathBuf};
 
     use rebalance_playground::i18n::Lang;
-    use rebalance_playground::prerender::{LANG_KEY, PRESENTATION_KEY, ROOT_ID, ZH_TEMPLATE_ID};
+    use rebalance_playground::prerender::{
+        LANG_KEY, PRESENTATION_KEY, ROOT_ID, TOOK_OVER_EVENT, ZH_TEMPLATE_ID,
+    };
     use rebalance_playground::{App, AppProps};
 
     /// Where the first view goes in `index.html`.
@@ -134,7 +136,8 @@ mod native {
     /// saved choice or language is Chinese (the rule of `Lang::from_tag`), hides the English view
     /// (`html.first-view-zh` in the stylesheet) before it can be painted. The one after it puts the
     /// Chinese view in its place, turns on presentation mode if it was left on, and registers the
-    /// service worker once the page has loaded, so that its downloads do not compete with the app's.
+    /// service worker once the app has taken over and the page is idle ([`TOOK_OVER_EVENT`]), so
+    /// that its downloads do not compete with the app's start.
     fn inline_scripts() -> (String, String) {
         let zh = Lang::Zh;
         let before = format!(
@@ -150,7 +153,7 @@ mod native {
             "(function(){{var d=document,r=d.getElementById('{ROOT_ID}'),s=null;try{{s=window.localStorage}}catch(e){{}}\
              if(d.documentElement.classList.contains('first-view-zh')){{r.replaceChildren(d.getElementById('{ZH_TEMPLATE_ID}').content.cloneNode(true));r.classList.add('is-zh')}}\
              var a=r.querySelector('.app');if(a&&s&&s.getItem('{PRESENTATION_KEY}')==='on')a.classList.add('is-presenting');\
-             if('serviceWorker'in navigator)window.addEventListener('load',function(){{navigator.serviceWorker.register('{SW_NAME}').catch(function(){{}})}})}})();"
+             if('serviceWorker'in navigator)window.addEventListener('{TOOK_OVER_EVENT}',function(){{var g=function(){{navigator.serviceWorker.register('{SW_NAME}').catch(function(){{}})}};if(window.requestIdleCallback)requestIdleCallback(g,{{timeout:2000}});else setTimeout(g,0)}},{{once:true}})}})();"
         );
         (before, after)
     }
