@@ -13,7 +13,7 @@ pub fn Clock() -> Html {
     html! {
         <span class="toolbar-fact toolbar-clock">
             { s.controls.time }{ ": " }
-            <span class="toolbar-clock-value" data-testid="clock" data-ms={ms.to_string()}>{ format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100) }</span>
+            <span class="live-text toolbar-clock-value" data-testid="clock" data-ms={ms.to_string()}>{ format!("{}.{:01} s", ms / 1000, (ms % 1000) / 100) }</span>
         </span>
     }
 }

@@ -73,7 +73,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                 if let Some(k) = kip848.clone() {
                     { k }
                 } else {
-                <div><dt>{ t.generation }</dt><dd class="consumer-card-count">{ c.generation }</dd></div>
+                <div><dt>{ t.generation }</dt><dd class="consumer-card-count" title={c.generation.to_string()}>{ c.generation }</dd></div>
                 <div class="wide"><dt>{ t.partitions }</dt><dd class="mono">{ if parts.is_empty() { t.no_partitions.to_owned() } else { parts.join(", ") } }</dd></div>
                 }
                 if !revoking.is_empty() && running && kip848.is_none() {
@@ -83,8 +83,8 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                             <span class="consumer-card-note">{ t.revoking_note }</span></dd>
                     </div>
                 }
-                <div><dt>{ t.processed }</dt><dd class="consumer-card-count">{ c.records_processed }</dd></div>
-                <div><dt>{ t.duplicates }</dt><dd class={classes!("consumer-card-count", (c.duplicates > 0).then_some("is-warning"))}>{ c.duplicates }</dd></div>
+                <div><dt>{ t.processed }</dt><dd class="consumer-card-count" title={c.records_processed.to_string()}>{ c.records_processed }</dd></div>
+                <div><dt>{ t.duplicates }</dt><dd class={classes!("consumer-card-count", (c.duplicates > 0).then_some("is-warning"))} title={c.duplicates.to_string()}>{ c.duplicates }</dd></div>
                 if kip848.is_none() {
                     <div><dt>{ t.protocol }</dt><dd>{ protocol }</dd></div>
                     <div><dt>{ t.assignors }</dt><dd class="mono">{ assignors.join(", ") }</dd></div>

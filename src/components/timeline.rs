@@ -136,7 +136,7 @@ pub fn Timeline() -> Html {
                 </span>
             </label>
             { for marks }
-            <span class="timeline-value"><span class="timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
+            <span class="timeline-value"><span class="live-text timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
             if let Some(t) = dropped {
                 <p class="timeline-dropped" data-testid="timeline-dropped">
                     { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }
