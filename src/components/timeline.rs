@@ -9,6 +9,7 @@ use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::{use_playground, use_strings};
+use crate::hooks::use_frame;
 use crate::state::Change;
 
 /// How far Shift+arrow moves the timeline (ms of virtual time).
@@ -27,14 +28,70 @@ fn seconds(ms: u64) -> String {
 pub fn Timeline() -> Html {
     let s = use_strings();
     let pg = use_playground();
-    let (now, end, snapshots, dropped) = {
+    let (end, snapshots, dropped) = {
         let world = pg.world.borrow();
         (
-            world.now().as_millis(),
             world.horizon().as_millis(),
             world.snapshots().0,
             world.log_dropped_before(),
         )
+    };
+    // An imported log's lines, marked where they happened (the imported panel lists them for
+    // the keyboard; a mark is a shortcut for the mouse).
+    let marks = pg.imported.as_ref().filter(|i| !i.marks.is_empty()).map(|imported| {
+        let span = end.max(1) as f64;
+        let mut last_pct = -1.0;
+        let ticks = imported.marks.iter().filter_map(|m| {
+            let pct = (m.at_ms.min(end) as f64 / span * 1000.0).round() / 10.0;
+            // One mark per 0.1% of the width.
+            if pct <= last_pct {
+                return None;
+            }
+            last_pct = pct;
+            let pg = pg.clone();
+            let at = m.at_ms;
+            let onclick = Callback::from(move |_| {
+                pg.world.borrow_mut().seek(SimTime(at));
+                pg.dispatch(Change::Pause);
+            });
+            let title = format!("{} {}: {}", imported.where_is(m), super::imported_panel::seconds(at), m.text);
+            Some(html! {
+                <span class="timeline-mark" style={format!("left: {pct}%")} {title} {onclick} data-at-ms={at.to_string()} />
+            })
+        });
+        html! {
+            <div class="timeline-marks" aria-hidden="true" title={s.import.marks_label}>{ for ticks }</div>
+        }
+    });
+    html! {
+        <section class="timeline" aria-label={s.lessons.timeline} data-snapshots={snapshots.to_string()}>
+            <label class="timeline-label">
+                <span>{ s.lessons.timeline }</span>
+                <TimelineTrack />
+            </label>
+            { for marks }
+            <TimelineValue />
+            if let Some(t) = dropped {
+                <p class="timeline-dropped" data-testid="timeline-dropped">
+                    { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }
+                </p>
+            }
+            <span id="timeline-keys" class="visually-hidden">{ s.controls.timeline_keys }</span>
+        </section>
+    }
+}
+
+/// The slider. It moves on every frame while playing, as the toolbar's clock does, so it redraws
+/// itself then (the rest of the timeline redraws with the page, when the log grows); it sits in a
+/// box of fixed size (styles.css), so the page around it is not laid out again.
+#[component]
+fn TimelineTrack() -> Html {
+    use_frame();
+    let s = use_strings();
+    let pg = use_playground();
+    let (now, end) = {
+        let world = pg.world.borrow();
+        (world.now().as_millis(), world.horizon().as_millis())
     };
     let onseek = {
         let pg = pg.clone();
@@ -94,55 +151,27 @@ pub fn Timeline() -> Html {
             }
         })
     };
-    // An imported log's lines, marked where they happened (the imported panel lists them for
-    // the keyboard; a mark is a shortcut for the mouse).
-    let marks = pg.imported.as_ref().filter(|i| !i.marks.is_empty()).map(|imported| {
-        let span = end.max(1) as f64;
-        let mut last_pct = -1.0;
-        let ticks = imported.marks.iter().filter_map(|m| {
-            let pct = (m.at_ms.min(end) as f64 / span * 1000.0).round() / 10.0;
-            // One mark per 0.1% of the width.
-            if pct <= last_pct {
-                return None;
-            }
-            last_pct = pct;
-            let pg = pg.clone();
-            let at = m.at_ms;
-            let onclick = Callback::from(move |_| {
-                pg.world.borrow_mut().seek(SimTime(at));
-                pg.dispatch(Change::Pause);
-            });
-            let title = format!("{} {}: {}", imported.where_is(m), super::imported_panel::seconds(at), m.text);
-            Some(html! {
-                <span class="timeline-mark" style={format!("left: {pct}%")} {title} {onclick} data-at-ms={at.to_string()} />
-            })
-        });
-        html! {
-            <div class="timeline-marks" aria-hidden="true" title={s.import.marks_label}>{ for ticks }</div>
-        }
-    });
     let label = s.controls.time;
     html! {
-        <section class="timeline" aria-label={s.lessons.timeline} data-snapshots={snapshots.to_string()}>
-            <label class="timeline-label">
-                <span>{ s.lessons.timeline }</span>
-                // The slider and the time move on every frame while playing: each sits in a box
-                // of fixed size (styles.css), so the page around them is not laid out again.
-                <span class="timeline-track">
-                    <input type="range" min="0" max={end.to_string()} step="1" value={now.to_string()}
-                        aria-valuetext={format!("{label} {}", seconds(now))}
-                        title={s.controls.timeline_keys} aria-describedby="timeline-keys"
-                        oninput={onseek} onkeydown={onkey} />
-                </span>
-            </label>
-            { for marks }
-            <span class="timeline-value"><span class="live-text timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
-            if let Some(t) = dropped {
-                <p class="timeline-dropped" data-testid="timeline-dropped">
-                    { crate::i18n::fill(s.lessons.timeline_dropped, &[("t", &seconds(t.as_millis()))]) }
-                </p>
-            }
-            <span id="timeline-keys" class="visually-hidden">{ s.controls.timeline_keys }</span>
-        </section>
+        <span class="timeline-track">
+            <input type="range" min="0" max={end.to_string()} step="1" value={now.to_string()}
+                aria-valuetext={format!("{label} {}", seconds(now))}
+                title={s.controls.timeline_keys} aria-describedby="timeline-keys"
+                oninput={onseek} onkeydown={onkey} />
+        </span>
+    }
+}
+
+/// The time and the session's end, `12.3 s / 40.0 s`, redrawn on every frame like the slider.
+#[component]
+fn TimelineValue() -> Html {
+    use_frame();
+    let pg = use_playground();
+    let (now, end) = {
+        let world = pg.world.borrow();
+        (world.now().as_millis(), world.horizon().as_millis())
+    };
+    html! {
+        <span class="timeline-value"><span class="live-text timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
     }
 }

@@ -56,6 +56,34 @@ test('scrubbing back shows the earlier state, forward returns to the same state,
   await context.close();
 });
 
+test('while playing, the slider and the time follow the clock between events', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await addConsumers(page, 1);
+  await settledGroup(page, 1);
+  // A stable group logs little (a heartbeat every few seconds): the timeline must still move on
+  // every frame, as the clock does, not only when the log grows.
+  const read = () =>
+    page.evaluate(() => ({
+      clock: Number(document.querySelector('[data-testid=clock]').dataset.ms),
+      slider: Number(document.querySelector('.timeline input[type=range]').value),
+      max: Number(document.querySelector('.timeline input[type=range]').max),
+      text: document.querySelector('.timeline-value').textContent,
+    }));
+  const tenths = (ms) => `${Math.floor(ms / 1000)}.${Math.floor((ms % 1000) / 100)} s`;
+  let last = (await read()).clock;
+  for (let i = 0; i < 8; i++) {
+    await page.waitForFunction((t) => Number(document.querySelector('[data-testid=clock]').dataset.ms) > t, last);
+    const now = await read();
+    assert.equal(now.slider, now.clock, `the slider is at the clock's time (sample ${i})`);
+    assert.equal(now.max, now.clock, 'playing live, the recorded end is now');
+    assert.equal(now.text, `${tenths(now.clock)} / ${tenths(now.clock)}`);
+    last = now.clock;
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 /** Imports `scenario` through the share bar (it opens at t=0, paused, replayed to its end) and
  * shows it at its end. */
 async function importScenario(page, scenario) {
