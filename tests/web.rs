@@ -1483,7 +1483,7 @@ async fn every_rtl_name_shown_is_isolated() {
     seq.dyn_into::<HtmlElement>().unwrap().click();
     until_present(&root, ".seq-body .seq-msg").await;
     // Every message carries its API's token shape, one shape per API, as on the stage.
-    let mut shapes = std::collections::BTreeMap::new();
+    let mut shapes = rebalance_engine::collections::Map::new();
     for msg in all(&root, ".seq-body .seq-msg") {
         let api = msg.get_attribute("data-api").unwrap();
         let glyph = msg.query_selector(".seq-glyph").unwrap().expect("a glyph");

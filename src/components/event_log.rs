@@ -100,7 +100,12 @@ pub fn EventLog() -> Html {
     // line, else the newest.
     let active = use_state(|| None::<u64>);
     // Each shown entry is copied out of the engine's log once, then shared between renders.
-    let cache = use_mut_ref(|| (0usize, std::collections::BTreeMap::<u64, Rc<SimEvent>>::new()));
+    let cache = use_mut_ref(|| {
+        (
+            0usize,
+            rebalance_engine::collections::Map::<u64, Rc<SimEvent>>::new(),
+        )
+    });
     // A reset builds a new world whose entries are numbered from 1 again.
     let world_id = Rc::as_ptr(&pg.world) as usize;
     if cache.borrow().0 != world_id {

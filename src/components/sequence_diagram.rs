@@ -91,7 +91,7 @@ struct Row {
 /// The messages of the last window drawn, by id.
 #[derive(Default)]
 struct MessageCache {
-    messages: std::collections::BTreeMap<u64, Rc<Message>>,
+    messages: rebalance_engine::collections::Map<u64, Rc<Message>>,
 }
 
 /// What the diagram draws: the lifelines, the rows, and where the shown time falls.

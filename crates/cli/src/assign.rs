@@ -16,7 +16,8 @@
 //! name the exact field (`members[1].owned_partitions.orders[0]`) and the line it is on. The first
 //! bad line stops the run with exit code 2; lines before it have already been answered.
 
-use std::collections::{BTreeMap, BTreeSet};
+use rebalance_engine::collections::Map as SortedMap;
+use std::collections::BTreeSet;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -51,7 +52,7 @@ impl Assignor {
         }
     }
 
-    fn run(self, partitions: &BTreeMap<String, i32>, members: &[MemberSubscription]) -> Assignment {
+    fn run(self, partitions: &SortedMap<String, i32>, members: &[MemberSubscription]) -> Assignment {
         match self {
             Self::Client(strategy) => assign(strategy, partitions, members),
             Self::Server(assignor) => {
@@ -163,7 +164,7 @@ fn parse_args(args: &[String]) -> Result<Assignor, String> {
     strategy.ok_or_else(|| "missing --strategy".to_string())
 }
 
-type Input = (BTreeMap<String, i32>, Vec<MemberSubscription>);
+type Input = (SortedMap<String, i32>, Vec<MemberSubscription>);
 
 fn parse_line(line: &str) -> Result<Input, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
@@ -171,7 +172,7 @@ fn parse_line(line: &str) -> Result<Input, String> {
     check_fields(object, "", &["partitions", "members"])?;
 
     let partitions_value = required(object, "", "partitions")?;
-    let mut partitions = BTreeMap::new();
+    let mut partitions = SortedMap::new();
     let mut total: i64 = 0;
     for (topic, count) in as_object(partitions_value, "partitions")? {
         let path = format!("partitions.{topic}");
@@ -236,7 +237,7 @@ fn parse_member(value: &Value, path: &str) -> Result<MemberSubscription, String>
         .enumerate()
         .map(|(i, t)| as_str(t, &format!("{topics_path}[{i}]")).map(str::to_string))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut owned_partitions = BTreeMap::new();
+    let mut owned_partitions = SortedMap::new();
     if let Some(owned) = object.get("owned_partitions").filter(|v| !v.is_null()) {
         let owned_path = format!("{path}.owned_partitions");
         for (topic, list) in as_object(owned, &owned_path)? {

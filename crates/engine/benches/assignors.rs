@@ -7,7 +7,7 @@
 // A bench times the engine with the wall clock, which clippy.toml bans in the engine itself.
 #![allow(clippy::disallowed_types, clippy::disallowed_methods)]
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -17,8 +17,8 @@ const MEMBERS: usize = 1_000;
 const RUNS: usize = 7;
 
 /// 10 topics × 1,000 partitions, everyone subscribed to everything.
-fn identical() -> (BTreeMap<String, i32>, Vec<MemberSubscription>) {
-    let partitions: BTreeMap<String, i32> = (0..10).map(|t| (format!("topic-{t}"), 1_000)).collect();
+fn identical() -> (Map<String, i32>, Vec<MemberSubscription>) {
+    let partitions: Map<String, i32> = (0..10).map(|t| (format!("topic-{t}"), 1_000)).collect();
     let topics: Vec<String> = partitions.keys().cloned().collect();
     let members = (0..MEMBERS)
         .map(|i| MemberSubscription::new(format!("consumer-{i}"), topics.clone()))
@@ -28,8 +28,8 @@ fn identical() -> (BTreeMap<String, i32>, Vec<MemberSubscription>) {
 
 /// 20 topics × 500 partitions; each member subscribes to three topics out of four, in four
 /// different patterns, and every tenth member to two topics only.
-fn mixed() -> (BTreeMap<String, i32>, Vec<MemberSubscription>) {
-    let partitions: BTreeMap<String, i32> = (0..20).map(|t| (format!("topic-{t}"), 500)).collect();
+fn mixed() -> (Map<String, i32>, Vec<MemberSubscription>) {
+    let partitions: Map<String, i32> = (0..20).map(|t| (format!("topic-{t}"), 500)).collect();
     let members = (0..MEMBERS)
         .map(|i| {
             let topics: Vec<String> = if i % 10 == 9 {
@@ -58,11 +58,7 @@ fn after_first_leaves(members: &[MemberSubscription], previous: &Assignment) -> 
         .collect()
 }
 
-fn median(
-    strategy: Strategy,
-    partitions: &BTreeMap<String, i32>,
-    members: &[MemberSubscription],
-) -> Duration {
+fn median(strategy: Strategy, partitions: &Map<String, i32>, members: &[MemberSubscription]) -> Duration {
     black_box(assign(strategy, partitions, members));
     let mut times: Vec<Duration> = (0..RUNS)
         .map(|_| {

@@ -10,7 +10,7 @@
 // A bench times the engine with the wall clock, which clippy.toml bans in the engine itself.
 #![allow(clippy::disallowed_types, clippy::disallowed_methods)]
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 use std::time::Instant;
 
 use rebalance_engine::protocol::*;
@@ -28,7 +28,7 @@ fn coordinator() -> Coordinator {
     });
     let p = c.partition_for(GROUP);
     c.load(SimTime::ZERO, p, Vec::new());
-    c.set_topic_metadata(BTreeMap::from([("t".to_string(), PARTITIONS)]));
+    c.set_topic_metadata(Map::from([("t".to_string(), PARTITIONS)]));
     c
 }
 

@@ -21,7 +21,8 @@
 // A bench times the engine with the wall clock, which clippy.toml bans in the engine itself.
 #![allow(clippy::disallowed_types, clippy::disallowed_methods)]
 
-use std::collections::{BTreeMap, VecDeque};
+use rebalance_engine::collections::Map;
+use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -390,7 +391,7 @@ fn memory_per_member(n: usize) -> Option<f64> {
     });
     let p = coord.partition_for(GROUP);
     coord.load(SimTime::ZERO, p, Vec::new());
-    let mut ids = BTreeMap::new();
+    let mut ids = Map::new();
     for i in 0..n {
         let req = JoinGroupRequest {
             api_version: 3,

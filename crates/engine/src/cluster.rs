@@ -43,7 +43,8 @@
 //! The cluster is driven like the coordinator: inputs with the current time, [`Cluster::poll_event`]
 //! for what happened, [`Cluster::poll_timeout`] for when to call [`Cluster::handle_timeout`].
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::collections::Map;
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
@@ -541,12 +542,12 @@ pub struct Cluster {
     isr: Vec<NodeId>,
     /// The offset where the current leader epoch starts.
     epoch_start_offset: u64,
-    logs: BTreeMap<NodeId, ReplicaLog>,
+    logs: Map<NodeId, ReplicaLog>,
     /// The numbers of the record keys, shared by the replicas' indexes.
     key_ids: KeyIds,
-    followers: BTreeMap<NodeId, Follower>,
+    followers: Map<NodeId, Follower>,
     /// Appends waiting for the HW: offset → deadline.
-    pending: BTreeMap<u64, SimTime>,
+    pending: Map<u64, SimTime>,
     /// When the `isr-expiration` task last ran (it runs at every multiple of its period, but only
     /// matters, and is only scheduled, while some ISR follower is behind).
     last_isr_check: SimTime,
@@ -590,7 +591,7 @@ impl Cluster {
             logs,
             key_ids: KeyIds::default(),
             followers,
-            pending: BTreeMap::new(),
+            pending: Map::new(),
             last_isr_check: SimTime::ZERO,
             now: SimTime::ZERO,
             events: VecDeque::new(),

@@ -47,7 +47,7 @@
 //! shown time. Each lane keeps at most [`MAX_SEGMENTS`] segments, dropping its oldest quarter past
 //! that, so memory follows the number of ownership changes, bounded, not the session's length.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use serde::{Deserialize, Serialize};
 
@@ -270,7 +270,7 @@ struct Tracker {
     /// Sampled up to the end of this instant (`None`: not even instant 0).
     until: Option<SimTime>,
     lanes: Vec<Lane>,
-    unowned: BTreeMap<TopicPartition, Unowned>,
+    unowned: Map<TopicPartition, Unowned>,
     rebalances: Vec<SimTime>,
     revoked: Vec<(SimTime, u64)>,
     /// Requests sent by consumers per bucket of [`BUCKET_MS`].

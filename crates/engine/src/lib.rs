@@ -94,6 +94,7 @@
 pub mod assignor;
 pub mod client;
 pub mod cluster;
+pub mod collections;
 pub mod compare;
 pub mod console;
 pub mod coordinator;

@@ -8,7 +8,7 @@
 //! The network never reads a clock or an OS random source: [`SplitMix64`] is seeded from the
 //! scenario.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::fmt;
 use std::sync::Arc;
 
@@ -189,9 +189,9 @@ pub struct Network {
     /// Behind a pointer: messages are large, and a B-tree node shifts its values on every insert
     /// and removal. Shared (`Arc`): the log's `Sent` line holds the same message, not a copy, and
     /// a snapshot of the network copies pointers.
-    in_flight: BTreeMap<(SimTime, u64), Arc<Message>>,
+    in_flight: std::collections::BTreeMap<(SimTime, u64), Arc<Message>>,
     /// Latest delivery time per (connection, direction), for FIFO order.
-    last_delivery: BTreeMap<(ConnectionId, bool), SimTime>,
+    last_delivery: Map<(ConnectionId, bool), SimTime>,
 }
 
 impl Network {
@@ -201,8 +201,8 @@ impl Network {
             config,
             rng: SplitMix64::new(seed),
             next_id: 1,
-            in_flight: BTreeMap::new(),
-            last_delivery: BTreeMap::new(),
+            in_flight: std::collections::BTreeMap::new(),
+            last_delivery: Map::new(),
         }
     }
 

@@ -2,8 +2,8 @@
 //!
 //! The standard library's `sort_by` is generic over the element type and the comparator, and every
 //! closure is a type of its own: each call site compiles its own copy of the sort, about 4.5 KB of
-//! WebAssembly. `collect` into a `BTreeMap` or `BTreeSet` sorts its input too, one more copy per
-//! element type. The functions here mean the same as their `std` namesakes (a stable sort) but share
+//! WebAssembly. `collect` into a `BTreeSet` sorts its input too, one more copy per element type
+//! (a [`Map`] inserts what it collects one at a time: see [`crate::collections`]). The functions here mean the same as their `std` namesakes (a stable sort) but share
 //! a single compiled sort: they sort the positions `0..n` with a comparator behind `&mut dyn FnMut`,
 //! then move the elements into that order. What is left per call site is the comparator and the few
 //! lines that move the elements.
@@ -11,8 +11,9 @@
 //! Use them in code that ships in the playground's bundle (the engine and the UI); tests may use
 //! `std`'s sorts freely.
 
+use crate::collections::Map;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Sorts `v` in ascending order, keeping equal elements in their order (like `slice::sort`).
 pub fn sort<T: Ord>(v: &mut [T]) {
@@ -35,10 +36,10 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
-/// Collects `(key, value)` pairs into a map by inserting them one at a time. The map equals what
-/// `collect` builds (for a repeated key, the last value wins), without `collect`'s sort.
-pub fn btree_map<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
+/// Collects `(key, value)` pairs into a map by inserting them one at a time (for a repeated key,
+/// the last value wins): what `collect` into a `BTreeMap` builds, without its sort.
+pub fn btree_map<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> Map<K, V> {
+    let mut map = Map::new();
     map.extend(entries);
     map
 }
@@ -179,8 +180,9 @@ mod tests {
     fn btree_map_keeps_the_last_value_of_a_repeated_key_like_collect() {
         for v in inputs() {
             let pairs = || v.iter().map(|e| (e.0, e.1));
-            let expected: BTreeMap<u64, usize> = pairs().collect();
-            assert_eq!(btree_map(pairs()), expected);
+            let expected: std::collections::BTreeMap<u64, usize> = pairs().collect();
+            let got = btree_map(pairs());
+            assert!(got.iter().eq(expected.iter()), "{got:?} against {expected:?}");
         }
     }
 

@@ -9,7 +9,7 @@
 //! expressions that RE2/J and regex-lite share, matched in linear time against the whole topic name,
 //! as Java's `Pattern.matcher(topic).matches()`).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -107,7 +107,7 @@ impl Topic {
 /// Every topic of the cluster, by name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Topics {
-    topics: BTreeMap<String, Topic>,
+    topics: Map<String, Topic>,
 }
 
 impl Topics {
@@ -182,7 +182,7 @@ impl Topics {
     }
 
     /// Topic name → partition count: what a metadata response tells a client.
-    pub fn metadata(&self) -> BTreeMap<String, i32> {
+    pub fn metadata(&self) -> Map<String, i32> {
         btree_map(self.topics.iter().map(|(n, t)| (n.clone(), t.partitions())))
     }
 

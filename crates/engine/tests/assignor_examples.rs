@@ -1,10 +1,10 @@
 //! The worked assignor examples of the reference (§8.3, §9), each mirroring a Kafka test or Javadoc.
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use rebalance_engine::assignor::{assign, Assignment, MemberSubscription, Strategy};
 
-fn topics(list: &[(&str, i32)]) -> BTreeMap<String, i32> {
+fn topics(list: &[(&str, i32)]) -> Map<String, i32> {
     list.iter().map(|&(t, n)| (t.to_string(), n)).collect()
 }
 

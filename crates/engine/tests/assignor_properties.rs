@@ -5,13 +5,14 @@
 //! Kafka documents for `AbstractStickyAssignor` (§9.3) and KIP-429 (§8.3).
 #![cfg(not(target_arch = "wasm32"))]
 
+use rebalance_engine::collections::Map;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rebalance_engine::assignor::{assign, Assignment, MemberSubscription, Strategy as Assignor};
 
-type Partitions = BTreeMap<String, i32>;
+type Partitions = Map<String, i32>;
 type Tp = (String, i32);
 
 // ---------------------------------------------------------------------------------------------
@@ -140,8 +141,8 @@ fn all_partitions(partitions: &Partitions, members: &[MemberSubscription]) -> Ve
         .collect()
 }
 
-fn owners(assignment: &Assignment) -> BTreeMap<Tp, Vec<String>> {
-    let mut owners: BTreeMap<Tp, Vec<String>> = BTreeMap::new();
+fn owners(assignment: &Assignment) -> Map<Tp, Vec<String>> {
+    let mut owners: Map<Tp, Vec<String>> = Map::new();
     for (member, topics) in assignment {
         for (topic, ps) in topics {
             for &p in ps {
@@ -230,13 +231,10 @@ fn check_balanced(members: &[MemberSubscription], got: &Assignment) -> Result<()
 /// The owned partitions after settling conflicts (reference §9.3): the highest generation claim
 /// wins; a tie at the top leaves the partition unowned. (This is the same-subscription rule; the
 /// general builder additionally ignores every generation but the highest.)
-fn settled_ownership(
-    partitions: &Partitions,
-    members: &[MemberSubscription],
-) -> BTreeMap<String, BTreeSet<Tp>> {
+fn settled_ownership(partitions: &Partitions, members: &[MemberSubscription]) -> Map<String, BTreeSet<Tp>> {
     // Claims on topics nobody subscribes to do not count: Kafka's assignor never sees those topics.
     let relevant: BTreeSet<Tp> = all_partitions(partitions, members).into_iter().collect();
-    let mut best: BTreeMap<Tp, (i32, Vec<String>)> = BTreeMap::new();
+    let mut best: Map<Tp, (i32, Vec<String>)> = Map::new();
     for m in members {
         let generation = m.generation.unwrap_or(-1);
         for tp in claims(partitions, m).intersection(&relevant).cloned() {
@@ -249,7 +247,7 @@ fn settled_ownership(
             }
         }
     }
-    let mut owned: BTreeMap<String, BTreeSet<Tp>> = members
+    let mut owned: Map<String, BTreeSet<Tp>> = members
         .iter()
         .map(|m| (m.member_id.clone(), BTreeSet::new()))
         .collect();
@@ -261,7 +259,7 @@ fn settled_ownership(
     owned
 }
 
-fn kept(got: &Assignment, owned: &BTreeMap<String, BTreeSet<Tp>>) -> usize {
+fn kept(got: &Assignment, owned: &Map<String, BTreeSet<Tp>>) -> usize {
     owners(got)
         .into_iter()
         .filter(|(tp, who)| owned[&who[0]].contains(tp))
@@ -270,7 +268,7 @@ fn kept(got: &Assignment, owned: &BTreeMap<String, BTreeSet<Tp>>) -> usize {
 
 /// With equal subscriptions, the most owned partitions a balanced assignment can keep:
 /// everyone keeps up to `minQuota`, and `P mod C` members that own `maxQuota` keep one more.
-fn max_keepable(total: usize, owned: &BTreeMap<String, BTreeSet<Tp>>) -> usize {
+fn max_keepable(total: usize, owned: &Map<String, BTreeSet<Tp>>) -> usize {
     let n = owned.len();
     let (min_quota, extra) = (total / n, total % n);
     let base: usize = owned.values().map(|o| o.len().min(min_quota)).sum();
@@ -309,7 +307,7 @@ fn member_sort_key(a: &MemberSubscription, b: &MemberSubscription) -> Ordering {
 fn empty_assignment(members: &[MemberSubscription]) -> Assignment {
     members
         .iter()
-        .map(|m| (m.member_id.clone(), BTreeMap::new()))
+        .map(|m| (m.member_id.clone(), Map::new()))
         .collect()
 }
 
@@ -451,7 +449,7 @@ proptest! {
         check_shape(&partitions, &members, &got)?;
         let eager = assign(Assignor::Sticky, &partitions, &members);
         let owners = owners(&got);
-        let all_claims: BTreeMap<&str, BTreeSet<Tp>> =
+        let all_claims: Map<&str, BTreeSet<Tp>> =
             members.iter().map(|m| (m.member_id.as_str(), claims(&partitions, m))).collect();
         let claimed_by_anyone = |tp: &Tp| all_claims.values().any(|c| c.contains(tp));
         for tp in all_partitions(&partitions, &members) {

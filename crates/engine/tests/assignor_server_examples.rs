@@ -4,11 +4,11 @@
 //! expectation depends on the `HashSet<Uuid>` order of its test topic ids, the comment says so and the
 //! expectation follows this engine's documented order (topics by name).
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use rebalance_engine::assignor::server::{assign, GroupAssignment, MemberSpec, Partitions, ServerAssignor};
 
-fn topics(list: &[(&str, i32)]) -> BTreeMap<String, i32> {
+fn topics(list: &[(&str, i32)]) -> Map<String, i32> {
     list.iter().map(|(t, n)| (t.to_string(), *n)).collect()
 }
 

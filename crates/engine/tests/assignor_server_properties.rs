@@ -3,14 +3,15 @@
 //! `RangeAssignor` (contiguous ranges per topic), reference §7.3.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::{BTreeMap, BTreeSet};
+use rebalance_engine::collections::Map;
+use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rebalance_engine::assignor::server::{
     assign, subscription_type, GroupAssignment, MemberSpec, Partitions, ServerAssignor, SubscriptionType,
 };
 
-type Metadata = BTreeMap<String, i32>;
+type Metadata = Map<String, i32>;
 
 const TOPICS: [&str; 4] = ["t2", "t10", "orders", "zz"];
 const MEMBERS: [&str; 6] = ["consumer-10", "consumer-2", "c-1", "aaa", "zzz", "\u{FF21}m"];
@@ -76,7 +77,7 @@ fn count(a: &Partitions) -> usize {
 /// to a subscriber; nothing else is assigned; every member is present.
 fn check_valid(md: &Metadata, members: &[MemberSpec], a: &GroupAssignment) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.len(), members.len());
-    let mut owner: BTreeMap<(String, i32), &str> = BTreeMap::new();
+    let mut owner: Map<(String, i32), &str> = Map::new();
     for (member, partitions) in a {
         let spec = members
             .iter()
@@ -196,7 +197,7 @@ proptest! {
         // Kafka balances per topic: no member holds a partition of a topic that a subscriber with
         // at least two fewer partitions in total could take.
         let a = assign(ServerAssignor::Uniform, &md, &members);
-        let total: BTreeMap<&str, usize> = a.iter().map(|(m, p)| (m.as_str(), count(p))).collect();
+        let total: Map<&str, usize> = a.iter().map(|(m, p)| (m.as_str(), count(p))).collect();
         for (holder, partitions) in &a {
             for topic in partitions.keys() {
                 for other in members.iter().filter(|m| m.subscribed_topics.contains(topic)) {

@@ -6,7 +6,8 @@
 //! and nothing panics.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::{BTreeMap, BTreeSet};
+use rebalance_engine::collections::Map;
+use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rebalance_engine::cluster::{ClusterConfig, ClusterEvent};
@@ -125,7 +126,7 @@ fn build(w: &World) -> Simulation {
 
 /// The offset of each key's last record in `log`, by replaying it whole, sorted.
 fn latest_by_scan(log: &[std::sync::Arc<rebalance_engine::Record>]) -> Vec<u64> {
-    let mut last: BTreeMap<(bool, String, String, i32), u64> = BTreeMap::new();
+    let mut last: Map<(bool, String, String, i32), u64> = Map::new();
     for r in log {
         let key = match &r.body {
             RecordBody::GroupMetadata(m) => (false, m.group_id.clone(), String::new(), 0),

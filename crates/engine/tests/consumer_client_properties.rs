@@ -5,7 +5,7 @@
 //! pause) never own the same partition; committed offsets never go backwards.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use proptest::prelude::*;
 use rebalance_engine::client::{ConsumerMemberState, GroupProtocol};
@@ -82,11 +82,11 @@ fn config(i: usize, g: &ConsumerGen, regex: bool) -> ConsumerConfig {
     c
 }
 
-fn check(sim: &Simulation, last_committed: &mut BTreeMap<TopicPartition, i64>) -> Result<(), TestCaseError> {
+fn check(sim: &Simulation, last_committed: &mut Map<TopicPartition, i64>) -> Result<(), TestCaseError> {
     // The coordinator: assigned ∪ pending revocation are disjoint across members (§1, the
     // partition epochs).
     if let Some(g) = sim.consumer_group() {
-        let mut holder: BTreeMap<TopicPartition, String> = BTreeMap::new();
+        let mut holder: Map<TopicPartition, String> = Map::new();
         for m in &g.members {
             for tp in m.assigned.iter().chain(&m.pending_revocation) {
                 if let Some(other) = holder.insert(tp.clone(), m.member_id.clone()) {
@@ -96,7 +96,7 @@ fn check(sim: &Simulation, last_committed: &mut BTreeMap<TopicPartition, i64>) -
         }
     }
     // The clients: members in the group own disjoint partitions.
-    let mut owner: BTreeMap<TopicPartition, String> = BTreeMap::new();
+    let mut owner: Map<TopicPartition, String> = Map::new();
     for name in sim.consumer_names() {
         let c = sim.consumer(&name).unwrap();
         let in_group = matches!(
@@ -176,7 +176,7 @@ proptest! {
         for (at, a) in scheduled {
             sim.apply(SimTime(at), a).unwrap();
         }
-        let mut committed = BTreeMap::new();
+        let mut committed = Map::new();
         let mut steps = 0;
         while let Some(t) = sim.step() {
             steps += 1;

@@ -6,7 +6,8 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use rebalance_engine::collections::Map;
+use std::collections::BTreeSet;
 
 use common::*;
 use proptest::prelude::*;
@@ -27,7 +28,7 @@ fn v41() -> CoordinatorConfig {
 fn harness(partitions: i32) -> Harness {
     let mut h = Harness::with_config(v41());
     h.coord
-        .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
+        .set_topic_metadata(Map::from([(T.to_string(), partitions)]));
     h
 }
 
@@ -317,7 +318,7 @@ fn golden_failover_during_reconciliation() {
         ..v41()
     };
     let mut c2 = rebalance_engine::Coordinator::new(cfg);
-    c2.set_topic_metadata(BTreeMap::from([(T.to_string(), 4)]));
+    c2.set_topic_metadata(Map::from([(T.to_string(), 4)]));
     c2.load(h.now, p, log);
     h.coord = c2;
     h.pump();
@@ -562,7 +563,7 @@ fn group_max_size() {
         group_consumer_max_size: 1,
         ..v41()
     });
-    h.coord.set_topic_metadata(BTreeMap::from([(T.to_string(), 2)]));
+    h.coord.set_topic_metadata(Map::from([(T.to_string(), 2)]));
     M::join(&mut h, "a", 1);
     assert_eq!(error(&mut h, join_hb("b")).0, ErrorCode::GroupMaxSizeReached);
 }
@@ -575,7 +576,7 @@ fn disabled(partitions: i32) -> Harness {
         ..v41()
     });
     h.coord
-        .set_topic_metadata(BTreeMap::from([(T.to_string(), partitions)]));
+        .set_topic_metadata(Map::from([(T.to_string(), partitions)]));
     h
 }
 

@@ -19,7 +19,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::sim::client_events;
 use common::*;
@@ -41,8 +41,7 @@ fn harness(version: KafkaRelease) -> Harness {
         group_consumer_assignment_interval_ms: 0,
         ..config()
     });
-    h.coord
-        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 2)]));
+    h.coord.set_topic_metadata(Map::from([("foo".to_string(), 2)]));
     h
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::*;
 use rebalance_engine::protocol::*;
@@ -22,8 +22,7 @@ fn harness(policy: MigrationPolicy) -> Harness {
 
 fn harness_with(cfg: CoordinatorConfig) -> Harness {
     let mut h = Harness::with_config(cfg);
-    h.coord
-        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 3)]));
+    h.coord.set_topic_metadata(Map::from([("foo".to_string(), 3)]));
     h
 }
 
@@ -295,7 +294,7 @@ fn a_mixed_group_survives_a_failover_with_its_classic_members() {
         kafka_version: KafkaRelease::V4_1,
         ..config()
     });
-    c2.set_topic_metadata(BTreeMap::from([("foo".to_string(), 3)]));
+    c2.set_topic_metadata(Map::from([("foo".to_string(), 3)]));
     c2.load(h.now, p, log);
     h.coord = c2;
     let g = h.describe_consumer_group();

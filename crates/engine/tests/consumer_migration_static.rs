@@ -18,7 +18,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::*;
 use rebalance_engine::protocol::*;
@@ -44,7 +44,7 @@ fn harness(policy: MigrationPolicy) -> Harness {
 fn harness_with(cfg: CoordinatorConfig) -> Harness {
     let mut h = Harness::with_config(cfg);
     h.coord
-        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 3), ("bar".to_string(), 2)]));
+        .set_topic_metadata(Map::from([("foo".to_string(), 3), ("bar".to_string(), 2)]));
     h
 }
 

@@ -15,7 +15,8 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use rebalance_engine::collections::Map;
+use std::collections::BTreeSet;
 
 use common::sim::{client_events, scenario_file};
 use rebalance_engine::client::{ConsumerMemberState, ConsumerProtocolEvent};
@@ -47,7 +48,7 @@ fn under(name: &str, version: &str) -> Scenario {
 /// The one-owner invariant now, on both sides.
 fn check_owners(sim: &Simulation, what: &str) {
     let Some(g) = sim.consumer_group() else { return };
-    let mut held: BTreeMap<TopicPartition, &str> = BTreeMap::new();
+    let mut held: Map<TopicPartition, &str> = Map::new();
     for m in &g.members {
         for tp in m.assigned.iter().chain(&m.pending_revocation) {
             if let Some(other) = held.insert(tp.clone(), &m.member_id) {
@@ -58,7 +59,7 @@ fn check_owners(sim: &Simulation, what: &str) {
             }
         }
     }
-    let mut by_client: BTreeMap<TopicPartition, Vec<String>> = BTreeMap::new();
+    let mut by_client: Map<TopicPartition, Vec<String>> = Map::new();
     for (name, parts) in sim.owners() {
         for tp in parts {
             by_client.entry(tp).or_default().push(name.clone());

@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::sim::{run_to_end, tps};
 use common::*;
@@ -94,14 +94,14 @@ fn ref_4_2_consumer_group_describe_shows_each_members_rack() {
     let sim = run(&scenario([Some("rack-a"), Some("rack-b"), None]));
     let g = described(&sim);
     assert_eq!(g.error_code, ErrorCode::None);
-    let racks: BTreeMap<String, Option<String>> = g
+    let racks: Map<String, Option<String>> = g
         .members
         .iter()
         .map(|m| (m.client_id.clone(), m.rack_id.clone()))
         .collect();
     assert_eq!(
         racks,
-        BTreeMap::from([
+        Map::from([
             ("A".to_string(), Some("rack-a".to_string())),
             ("B".to_string(), Some("rack-b".to_string())),
             ("C".to_string(), None),
@@ -125,8 +125,7 @@ fn ref_8_4_a_rack_change_alone_rewrites_the_member_without_an_epoch_bump() {
         kafka_version: KafkaRelease::V4_1,
         ..config()
     });
-    h.coord
-        .set_topic_metadata(BTreeMap::from([("foo".to_string(), 2)]));
+    h.coord.set_topic_metadata(Map::from([("foo".to_string(), 2)]));
     let beat = |h: &mut Harness, req: ConsumerGroupHeartbeatRequest| {
         let t = h.send(3, Request::ConsumerGroupHeartbeat(Box::new(req)));
         match h.take(t) {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::*;
 use rebalance_engine::coordinator::consumer::*;
@@ -25,10 +25,8 @@ fn harness(version: KafkaRelease, partitions: i32) -> Harness {
 
 fn harness_with(cfg: CoordinatorConfig, partitions: i32) -> Harness {
     let mut h = Harness::with_config(cfg);
-    h.coord.set_topic_metadata(BTreeMap::from([
-        (T.to_string(), partitions),
-        ("u".to_string(), 2),
-    ]));
+    h.coord
+        .set_topic_metadata(Map::from([(T.to_string(), partitions), ("u".to_string(), 2)]));
     h
 }
 
@@ -325,7 +323,7 @@ fn v9_the_assignment_timestamp_is_persisted_and_read_back_on_failover() {
         kafka_version: KafkaRelease::V4_3,
         ..config()
     });
-    c2.set_topic_metadata(BTreeMap::from([(T.to_string(), 2)]));
+    c2.set_topic_metadata(Map::from([(T.to_string(), 2)]));
     c2.load(h.now, p, log);
     h.coord = c2;
     h.advance(500);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::*;
 use proptest::prelude::*;
@@ -112,7 +112,7 @@ struct Model {
     h: Harness,
     known: Vec<String>,
     /// The assignment the leader sent for `stored_generation`, tracked from the event log.
-    stored: BTreeMap<String, ConsumerAssignment>,
+    stored: Map<String, ConsumerAssignment>,
     stored_generation: i32,
     last_generation: i32,
     seen_events: usize,
@@ -416,7 +416,7 @@ proptest! {
         let mut m = Model {
             h: Harness::new(),
             known: Vec::new(),
-            stored: BTreeMap::new(),
+            stored: Map::new(),
             stored_generation: -1,
             last_generation: 0,
             seen_events: 0,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use common::sim::{client_events, repo_root, revocations, run_to_end, scenario_file, tps};
 use rebalance_engine::sim::{SimEventKind, WorldEvent};
@@ -127,7 +127,7 @@ fn every_scenario_file_is_valid_and_deterministic() {
         .collect();
     names.sort();
     assert!(names.len() >= 5);
-    let mut ends = BTreeMap::new();
+    let mut ends = Map::new();
     for n in names {
         let a = run(&n);
         let b = run(&n);

@@ -3,7 +3,7 @@
 //! go backwards; every committed record was processed at least once.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use proptest::prelude::*;
 use rebalance_engine::assignor::Strategy as Assignor;
@@ -89,11 +89,11 @@ fn config(i: usize, g: &ConsumerGen, cooperative_group: bool) -> ConsumerConfig 
     c
 }
 
-fn check(sim: &Simulation, last_committed: &mut BTreeMap<TopicPartition, i64>) -> Result<(), TestCaseError> {
+fn check(sim: &Simulation, last_committed: &mut Map<TopicPartition, i64>) -> Result<(), TestCaseError> {
     // No partition owned by two consumers through the assignment of the same generation (the
     // leader's assignor never gives a partition twice; eager members revoke everything before
     // rejoining; cooperative ones hand over only in the next generation, §8.3).
-    let mut owner: BTreeMap<(i32, TopicPartition), String> = BTreeMap::new();
+    let mut owner: Map<(i32, TopicPartition), String> = Map::new();
     for name in sim.consumer_names() {
         let c = sim.consumer(&name).unwrap();
         if !c.lifecycle().is_running() || c.assignment_generation() < 0 {
@@ -174,7 +174,7 @@ proptest! {
         for (at, a) in scheduled {
             sim.apply(SimTime(at), a).unwrap();
         }
-        let mut committed = BTreeMap::new();
+        let mut committed = Map::new();
         let mut steps = 0;
         while let Some(t) = sim.step() {
             steps += 1;

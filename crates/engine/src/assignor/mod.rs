@@ -21,10 +21,10 @@
 //! [`server`].
 //!
 //! ```
-//! use std::collections::BTreeMap;
+//! use rebalance_engine::collections::Map;
 //! use rebalance_engine::assignor::{assign, MemberSubscription, Strategy};
 //!
-//! let partitions = BTreeMap::from([("orders".to_string(), 3)]);
+//! let partitions = Map::from([("orders".to_string(), 3)]);
 //! let members = [
 //!     MemberSubscription::new("c-1", ["orders"]),
 //!     MemberSubscription::new("c-2", ["orders"]),
@@ -39,8 +39,9 @@ mod round_robin;
 pub mod server;
 mod sticky;
 
+use crate::collections::Map;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -53,7 +54,7 @@ use crate::sort::{sort, sort_by};
 ///
 /// Every member of the input is present, with an empty map if it got nothing; a topic appears under
 /// a member only if that member got at least one of its partitions.
-pub type Assignment = BTreeMap<String, BTreeMap<String, Vec<i32>>>;
+pub type Assignment = Map<String, Map<String, Vec<i32>>>;
 
 /// One of Kafka's four built-in client-side assignors, named as in `partition.assignment.strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -165,7 +166,7 @@ pub struct MemberSubscription {
     /// Partitions the member owned before this rebalance (subscription v1+), used by the sticky
     /// assignors only. Partitions of unknown topics or out of range are ignored.
     #[serde(default)]
-    pub owned_partitions: BTreeMap<String, Vec<i32>>,
+    pub owned_partitions: Map<String, Vec<i32>>,
     /// The generation those partitions were owned in (subscription v2+), or `None` for Kafka's
     /// `DEFAULT_GENERATION` (-1). Used by the sticky assignors to settle conflicting claims.
     #[serde(default)]
@@ -215,7 +216,7 @@ impl MemberSubscription {
 /// Member ids should be unique; if one repeats, its first entry is used and the others are ignored.
 pub fn assign(
     strategy: Strategy,
-    partitions_per_topic: &BTreeMap<String, i32>,
+    partitions_per_topic: &Map<String, i32>,
     members: &[MemberSubscription],
 ) -> Assignment {
     let group = Group::new(partitions_per_topic, members);
@@ -268,7 +269,7 @@ struct Group<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn new(partitions_per_topic: &'a BTreeMap<String, i32>, all_members: &'a [MemberSubscription]) -> Self {
+    fn new(partitions_per_topic: &'a Map<String, i32>, all_members: &'a [MemberSubscription]) -> Self {
         let mut seen = BTreeSet::new();
         let mut members: Vec<&MemberSubscription> = all_members
             .iter()
@@ -430,7 +431,7 @@ mod tests {
 
     #[test]
     fn every_member_is_present_and_unknown_topics_are_skipped() {
-        let partitions = BTreeMap::from([("t".to_string(), 2), ("empty".to_string(), 0)]);
+        let partitions = Map::from([("t".to_string(), 2), ("empty".to_string(), 0)]);
         let members = [
             MemberSubscription::new("a", ["t", "missing", "empty"]),
             MemberSubscription::new("b", ["missing"]),
@@ -440,7 +441,7 @@ mod tests {
             assert_eq!(assignment.len(), 2, "{strategy}");
             assert_eq!(
                 assignment["a"],
-                BTreeMap::from([("t".to_string(), vec![0, 1])]),
+                Map::from([("t".to_string(), vec![0, 1])]),
                 "{strategy}"
             );
             assert!(assignment["b"].is_empty(), "{strategy}");
@@ -449,7 +450,7 @@ mod tests {
 
     #[test]
     fn a_repeated_member_id_uses_the_first_entry() {
-        let partitions = BTreeMap::from([("t".to_string(), 2), ("u".to_string(), 1)]);
+        let partitions = Map::from([("t".to_string(), 2), ("u".to_string(), 1)]);
         let members = [
             MemberSubscription::new("a", ["t"]),
             MemberSubscription::new("a", ["u"]),
@@ -459,7 +460,7 @@ mod tests {
             assert_eq!(assignment.len(), 1);
             assert_eq!(
                 assignment["a"],
-                BTreeMap::from([("t".to_string(), vec![0, 1])]),
+                Map::from([("t".to_string(), vec![0, 1])]),
                 "{strategy}"
             );
         }
@@ -467,7 +468,7 @@ mod tests {
 
     #[test]
     fn no_members_no_assignment() {
-        let partitions = BTreeMap::from([("t".to_string(), 2)]);
+        let partitions = Map::from([("t".to_string(), 2)]);
         for strategy in Strategy::ALL {
             assert!(assign(strategy, &partitions, &[]).is_empty());
         }

@@ -27,7 +27,8 @@
 //! The cooperative variant runs the same algorithm, then withholds every partition that would
 //! change owner: it is revoked in this rebalance and assigned in the next one (KIP-429).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::collections::Map;
+use std::collections::{BTreeSet, VecDeque};
 
 use super::Group;
 use crate::sort::{btree_set, sort, sort_by_key};
@@ -305,7 +306,7 @@ struct General<'g, 'a> {
     /// `PartitionMovements`: per partition, (original owner, current owner) if it moved.
     moved: Vec<Option<(u32, u32)>>,
     /// The same movements grouped by (topic, from, to).
-    movements: BTreeMap<(u32, u32, u32), BTreeSet<u32>>,
+    movements: Map<(u32, u32, u32), BTreeSet<u32>>,
 }
 
 impl<'g, 'a> General<'g, 'a> {
@@ -355,7 +356,7 @@ impl<'g, 'a> General<'g, 'a> {
             lowest: 0,
             highest: 0,
             moved: vec![None; total],
-            movements: BTreeMap::new(),
+            movements: Map::new(),
         };
         builder.histogram[0] = builder.participating.iter().filter(|&&p| p).count() as u32;
 

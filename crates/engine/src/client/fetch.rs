@@ -2,7 +2,7 @@
 //! gone), the starting positions of newly owned partitions (OffsetFetch), and records (a fetch,
 //! answered at once from the cluster's [`Topics`]).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use super::{App, ClientEvent, Consumer, MemberState, PositionSource, Processing, Reaction, RecordRange};
 use crate::protocol::{Api, ErrorCode, OffsetFetchRequest, OffsetFetchResponse, Request, TopicPartition};
@@ -66,11 +66,11 @@ impl Consumer {
         // (Kafka: ConsumerCoordinator.rejoinNeededOrPending, assignmentSnapshot vs metadataSnapshot).
         if self.is_leader && self.state == MemberState::Stable {
             if let Some(snap) = &self.assignment_snapshot {
-                let now_view: BTreeMap<String, i32> = btree_map(
+                let now_view: Map<String, i32> = btree_map(
                     snap.keys()
                         .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n))),
                 );
-                let snap_existing: BTreeMap<String, i32> =
+                let snap_existing: Map<String, i32> =
                     btree_map(snap.iter().filter(|(_, n)| **n > 0).map(|(t, n)| (t.clone(), *n)));
                 if now_view != snap_existing {
                     self.request_rejoin("the leader saw the group's topic metadata change");

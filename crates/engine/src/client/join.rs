@@ -3,7 +3,8 @@
 //! SyncGroup, `onJoinComplete` (revocation, then `onPartitionsAssigned`), and the way out of a
 //! generation: `maybeLeaveGroup` and the generation resets (reference §8.2-§8.4).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 use super::{
     clamp_i32, ClientEvent, CommitMode, CommitReason, Consumer, IgnoreReason, InFlight, MemberState,
@@ -341,7 +342,7 @@ impl Consumer {
             .members
             .iter()
             .map(|m| {
-                let mut owned: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+                let mut owned: Map<String, Vec<i32>> = Map::new();
                 for tp in &m.metadata.owned_partitions {
                     owned.entry(tp.topic.clone()).or_default().push(tp.partition);
                 }
@@ -357,12 +358,12 @@ impl Consumer {
         // The leader's metadata for every topic the group subscribes to (a topic that does not
         // exist yet is remembered with 0 partitions, so its creation is noticed).
         let group_topics: BTreeSet<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
-        let snapshot: BTreeMap<String, i32> = btree_map(
+        let snapshot: Map<String, i32> = btree_map(
             group_topics
                 .iter()
                 .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0))),
         );
-        let partitions: BTreeMap<String, i32> = btree_map(
+        let partitions: Map<String, i32> = btree_map(
             snapshot
                 .iter()
                 .filter(|(_, n)| **n > 0)

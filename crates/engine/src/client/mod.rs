@@ -52,7 +52,8 @@ mod heartbeat;
 mod join;
 mod timers;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::collections::Map;
+use std::collections::{BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -177,7 +178,7 @@ pub struct Consumer {
     revoking: Option<Revocation>,
     is_leader: bool,
     /// The leader's view of the group's topics when it assigned (`assignmentSnapshot`).
-    assignment_snapshot: Option<BTreeMap<String, i32>>,
+    assignment_snapshot: Option<Map<String, i32>>,
     /// The topics sent in the last JoinGroup (`joinedSubscription`).
     joined_subscription: Vec<String>,
     pending_assignment: Option<PendingAssignment>,
@@ -187,11 +188,11 @@ pub struct Consumer {
     /// The generation whose assignment `owned` comes from (-1 before the first).
     assignment_generation: i32,
     /// Fetch positions of owned partitions; a partition without one needs OffsetFetch.
-    positions: BTreeMap<TopicPartition, i64>,
+    positions: Map<TopicPartition, i64>,
     /// The offset after the last *processed* record, per owned partition: what commits send.
-    processed: BTreeMap<TopicPartition, i64>,
+    processed: Map<TopicPartition, i64>,
     /// Offsets sent in a commit (and not failed), to avoid committing the same thing twice.
-    last_commit_sent: BTreeMap<TopicPartition, i64>,
+    last_commit_sent: Map<TopicPartition, i64>,
     fetch_cursor: usize,
 
     // ---------------------------------------------------------------------------------- threads
@@ -202,7 +203,7 @@ pub struct Consumer {
     batches_since_commit: u32,
 
     // ---------------------------------------------------------------------------------- metadata
-    metadata: BTreeMap<String, i32>,
+    metadata: Map<String, i32>,
     next_metadata_refresh: SimTime,
     metadata_needed: bool,
     subscribed: Vec<String>,
@@ -214,7 +215,7 @@ pub struct Consumer {
 
     // ---------------------------------------------------------------------------------- io
     next_correlation: i32,
-    in_flight: BTreeMap<i32, InFlight>,
+    in_flight: Map<i32, InFlight>,
     outbox: VecDeque<ClientOutput>,
     events: VecDeque<ClientEvent>,
 
@@ -255,23 +256,23 @@ impl Consumer {
             pending_assignment: None,
             owned: BTreeSet::new(),
             assignment_generation: NO_GENERATION,
-            positions: BTreeMap::new(),
-            processed: BTreeMap::new(),
-            last_commit_sent: BTreeMap::new(),
+            positions: Map::new(),
+            processed: Map::new(),
+            last_commit_sent: Map::new(),
             fetch_cursor: 0,
             last_poll: SimTime::ZERO,
             next_heartbeat: SimTime::ZERO,
             last_heartbeat_ack: SimTime::ZERO,
             next_auto_commit: SimTime::ZERO,
             batches_since_commit: 0,
-            metadata: BTreeMap::new(),
+            metadata: Map::new(),
             next_metadata_refresh: SimTime::ZERO,
             metadata_needed: true,
             subscribed: Vec::new(),
             quiet: false,
             quiet_events: 0,
             next_correlation: 0,
-            in_flight: BTreeMap::new(),
+            in_flight: Map::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
             records_processed: 0,
@@ -604,12 +605,12 @@ impl Consumer {
     }
 
     /// Its fetch position per owned partition (missing until OffsetFetch answered).
-    pub fn positions(&self) -> &BTreeMap<TopicPartition, i64> {
+    pub fn positions(&self) -> &Map<TopicPartition, i64> {
         &self.positions
     }
 
     /// The offset after the last processed record per owned partition.
-    pub fn processed_offsets(&self) -> &BTreeMap<TopicPartition, i64> {
+    pub fn processed_offsets(&self) -> &Map<TopicPartition, i64> {
         &self.processed
     }
 

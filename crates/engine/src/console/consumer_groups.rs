@@ -6,7 +6,7 @@
 //! tool prints them (the earlier tools print the same lines). The option checks are the tool's
 //! `checkArgs`, in its order, with its messages.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use super::{
     ask, broker_address, call, coordinator_of, exception, now, pad, parse_options, Arg, KafkaVersion,
@@ -293,7 +293,7 @@ fn describe_group(session: &Session, group_id: &str) -> Result<Group, String> {
 }
 
 /// A group's committed offsets (OffsetFetch of all partitions): partition → (offset, leader epoch).
-fn committed(session: &Session, group_id: &str) -> Result<BTreeMap<TopicPartition, (i64, i32)>, String> {
+fn committed(session: &Session, group_id: &str) -> Result<Map<TopicPartition, (i64, i32)>, String> {
     let Some(node) = coordinator_of(session, group_id) else {
         return Err(exception(ErrorCode::CoordinatorNotAvailable));
     };
@@ -315,7 +315,7 @@ fn committed(session: &Session, group_id: &str) -> Result<BTreeMap<TopicPartitio
             })
             .collect()),
         // A group the simulation does not model has no offsets.
-        Some(Response::OffsetFetch(r)) if r.error_code == ErrorCode::NotCoordinator => Ok(BTreeMap::new()),
+        Some(Response::OffsetFetch(r)) if r.error_code == ErrorCode::NotCoordinator => Ok(Map::new()),
         Some(Response::OffsetFetch(r)) => Err(exception(r.error_code)),
         _ => Err(exception(ErrorCode::CoordinatorNotAvailable)),
     }
@@ -324,7 +324,7 @@ fn committed(session: &Session, group_id: &str) -> Result<BTreeMap<TopicPartitio
 /// The consumer groups of the cluster: ListGroups on every live broker, merged (the admin client's
 /// `listGroups` for consumer groups: protocol type `consumer` or empty), by group id.
 fn listed_groups(session: &Session, states: &[String]) -> Result<Vec<(String, GroupState)>, String> {
-    let mut groups = BTreeMap::new();
+    let mut groups = Map::new();
     for node in session.sim().cluster().broker_ids() {
         let request = Request::ListGroups(ListGroupsRequest {
             states_filter: states.to_vec(),
@@ -483,7 +483,7 @@ fn offsets(
     out: &mut Output,
     group_id: &str,
     group: &Group,
-    committed: &BTreeMap<TopicPartition, (i64, i32)>,
+    committed: &Map<TopicPartition, (i64, i32)>,
     verbose: bool,
 ) {
     let topics = session.sim().topic_registry();
@@ -593,7 +593,7 @@ fn assignment_text(partitions: &[TopicPartition], version: KafkaVersion) -> Stri
     if partitions.is_empty() {
         return MISSING.to_owned();
     }
-    let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    let mut by_topic: Map<&str, Vec<i32>> = Map::new();
     for tp in partitions {
         by_topic.entry(tp.topic.as_str()).or_default().push(tp.partition);
     }
@@ -862,7 +862,7 @@ fn reset(session: &mut Session, o: &Options, out: &mut Output) {
     };
     ids.sort();
     ids.dedup();
-    let mut plan: BTreeMap<String, BTreeMap<TopicPartition, i64>> = BTreeMap::new();
+    let mut plan: Map<String, Map<TopicPartition, i64>> = Map::new();
     for id in ids {
         let group = match describe_group(session, &id) {
             Ok(g) => g,
@@ -876,7 +876,7 @@ fn reset(session: &mut Session, o: &Options, out: &mut Output) {
                     group.state.name()
                 ),
             );
-            plan.insert(id, BTreeMap::new());
+            plan.insert(id, Map::new());
             continue;
         }
         let current = match committed(session, &id) {
@@ -975,7 +975,7 @@ enum Stop {
 fn partitions_to_reset(
     session: &Session,
     o: &Options,
-    current: &BTreeMap<TopicPartition, (i64, i32)>,
+    current: &Map<TopicPartition, (i64, i32)>,
 ) -> Result<Vec<TopicPartition>, Stop> {
     if o.has("all-topics") {
         return Ok(current.keys().cloned().collect());
@@ -1018,8 +1018,8 @@ fn new_offsets(
     session: &Session,
     o: &Options,
     partitions: &[TopicPartition],
-    current: &BTreeMap<TopicPartition, (i64, i32)>,
-) -> Result<BTreeMap<TopicPartition, i64>, String> {
+    current: &Map<TopicPartition, (i64, i32)>,
+) -> Result<Map<TopicPartition, i64>, String> {
     let topics = session.sim().topic_registry();
     let at = now(session);
     // The topics keep every record: the earliest offset is 0.
@@ -1030,7 +1030,7 @@ fn new_offsets(
     };
     let clamp = |tp: &TopicPartition, off: i64| end(tp, "ending").map(|e| off.clamp(0, e));
     let number = |name: &str| o.value(name).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-    let mut out = BTreeMap::new();
+    let mut out = Map::new();
     for tp in partitions {
         let off = if o.has("to-earliest") {
             end(tp, "starting").map(|_| 0)?

@@ -21,7 +21,7 @@
 //! Records nobody waits for (a new group's empty record, an Empty group's record, tombstones) are
 //! fire-and-forget.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, JoinGroupResponse, OffsetCommitPartition, OffsetCommitPartitionResponse,
@@ -41,7 +41,7 @@ pub(crate) enum Waiter {
     LeaderAssignment {
         group_id: String,
         generation: i32,
-        assignment: BTreeMap<String, ConsumerAssignment>,
+        assignment: Map<String, ConsumerAssignment>,
     },
     /// An OffsetCommit: store the offsets and answer (Kafka: `onOffsetCommitAppend` /
     /// `failPendingOffsetWrite`).

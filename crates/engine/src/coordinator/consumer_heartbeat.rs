@@ -6,7 +6,7 @@
 //! One heartbeat is one atomic write in Kafka: every check that can fail runs before anything is
 //! changed or appended, so an error response leaves the group as it was.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use crate::assignor::server::{self, MemberSpec, ServerAssignor};
 use crate::protocol::{
@@ -643,7 +643,7 @@ pub(crate) fn append_epoch(cg: &ConsumerGroup, io: &mut Io, group_id: &str, part
 pub(crate) fn fence_all(
     cg: &mut ConsumerGroup,
     io: &mut Io,
-    topics: &BTreeMap<String, i32>,
+    topics: &Map<String, i32>,
     group_id: &str,
     partition: i32,
     member_ids: &[&str],
@@ -678,7 +678,7 @@ pub(crate) fn fence_all(
 fn heartbeat(
     cg: &mut ConsumerGroup,
     io: &mut Io,
-    topics: &BTreeMap<String, i32>,
+    topics: &Map<String, i32>,
     group_id: &str,
     partition: i32,
     req: &ConsumerGroupHeartbeatRequest,
@@ -858,7 +858,7 @@ fn heartbeat(
 pub(crate) fn reconcile(
     cg: &mut ConsumerGroup,
     io: &mut Io,
-    topics: &BTreeMap<String, i32>,
+    topics: &Map<String, i32>,
     group_id: &str,
     partition: i32,
     member_id: &str,
@@ -922,7 +922,7 @@ pub(crate) fn reconcile(
 pub(crate) fn compute_target(
     cg: &mut ConsumerGroup,
     io: &mut Io,
-    topics: &BTreeMap<String, i32>,
+    topics: &Map<String, i32>,
     group_id: &str,
     partition: i32,
 ) {
@@ -933,7 +933,7 @@ pub(crate) fn compute_target(
         // the entry names, or nothing.
         let entry = &script[io.scripted_used];
         io.scripted_used += 1;
-        let targets: BTreeMap<String, Partitions> = cg
+        let targets: Map<String, Partitions> = cg
             .members
             .keys()
             .map(|id| {

@@ -1,8 +1,9 @@
 //! A classic group's in-memory state (Kafka: `ClassicGroup`, `ClassicGroupMember`) and the small
 //! operations on it that do not need the coordinator's timers or outbox.
 
+use crate::collections::Map;
 use std::borrow::Borrow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Index;
 
 use super::hash::{hash_of, HashIndex};
@@ -85,7 +86,7 @@ impl Member {
     }
 }
 
-/// A group's members by id: a `BTreeMap<String, Member>` as far as its users can tell (iteration in
+/// A group's members by id: a `Map<String, Member>` as far as its users can tell (iteration in
 /// id order), with point lookups by a hash of the id instead of string comparisons down a tree (each
 /// heartbeat looks its member up).
 ///
@@ -99,7 +100,7 @@ pub(crate) struct MemberMap {
     /// `chain[i]`: the next slot whose id has the same hash as slot `i`'s.
     chain: Vec<Option<u32>>,
     free: Vec<u32>,
-    order: BTreeMap<String, u32>,
+    order: Map<String, u32>,
     by_hash: HashIndex,
 }
 
@@ -234,16 +235,16 @@ pub(crate) struct Group {
     pub(crate) leader: Option<String>,
     pub(crate) members: MemberMap,
     /// `group.instance.id` → member id.
-    pub(crate) static_members: BTreeMap<String, String>,
+    pub(crate) static_members: Map<String, String>,
     /// Ids handed out with MEMBER_ID_REQUIRED that have not joined yet.
     pub(crate) pending_join: BTreeSet<String>,
     pub(crate) pending_sync: BTreeSet<String>,
     pub(crate) num_awaiting_join: usize,
     /// Protocol name → how many members support it.
-    pub(crate) supported_protocols: BTreeMap<String, usize>,
+    pub(crate) supported_protocols: Map<String, usize>,
     pub(crate) new_member_added: bool,
     pub(crate) subscribed_topics: Option<BTreeSet<String>>,
-    pub(crate) offsets: BTreeMap<TopicPartition, CommittedOffset>,
+    pub(crate) offsets: Map<TopicPartition, CommittedOffset>,
     pub(crate) next_member_seq: u64,
     pub(crate) next_join_seq: u64,
     /// Set when this is a consumer group (KIP-848): the classic fields above stay as a new group's
@@ -264,14 +265,14 @@ impl Group {
             protocol_name: None,
             leader: None,
             members: MemberMap::default(),
-            static_members: BTreeMap::new(),
+            static_members: Map::new(),
             pending_join: BTreeSet::new(),
             pending_sync: BTreeSet::new(),
             num_awaiting_join: 0,
-            supported_protocols: BTreeMap::new(),
+            supported_protocols: Map::new(),
             new_member_added: false,
             subscribed_topics: None,
-            offsets: BTreeMap::new(),
+            offsets: Map::new(),
             next_member_seq: 1,
             next_join_seq: 0,
             consumer: None,
@@ -580,7 +581,7 @@ mod tests {
     #[test]
     fn member_map_matches_a_btree_map() {
         let mut m = MemberMap::default();
-        let mut model: BTreeMap<String, i32> = BTreeMap::new();
+        let mut model: std::collections::BTreeMap<String, i32> = std::collections::BTreeMap::new();
         let mut x: u64 = 99;
         for step in 0..3_000 {
             x = x

@@ -10,7 +10,7 @@
 //! what replaying the whole log would conclude: for each key (a group's metadata, or one group's
 //! offset of one topic-partition) its last record, tombstones included.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use super::records::RecordBody;
 
@@ -22,7 +22,7 @@ const NONE: u64 = u64::MAX;
 /// number in each replica's index.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct KeyIds {
-    groups: BTreeMap<String, GroupKeys>,
+    groups: Map<String, GroupKeys>,
     next: u32,
 }
 
@@ -30,12 +30,12 @@ pub(crate) struct KeyIds {
 struct GroupKeys {
     metadata: Option<u32>,
     /// Topic → partition → key.
-    offsets: BTreeMap<String, BTreeMap<i32, u32>>,
+    offsets: Map<String, Map<i32, u32>>,
     /// A consumer group's metadata and target-assignment metadata keys.
     consumer_metadata: Option<u32>,
     target_metadata: Option<u32>,
     /// Member → its subscription, target and current-assignment keys.
-    consumer_members: BTreeMap<String, [Option<u32>; 3]>,
+    consumer_members: Map<String, [Option<u32>; 3]>,
 }
 
 impl KeyIds {

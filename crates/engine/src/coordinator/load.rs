@@ -2,7 +2,7 @@
 //! this broker becomes its leader, and unloading them when it stops (Kafka:
 //! `GroupMetadataManager.onLoaded` / `onUnloaded`, the `replay` methods).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::sync::Arc;
 
 use crate::protocol::{
@@ -30,7 +30,7 @@ const MEMBER_SEQ_BLOCK: u64 = 1000;
 /// with `assignment` if given, else each member's stored assignment.
 pub(crate) fn group_metadata_record(
     g: &Group,
-    assignment: Option<&BTreeMap<String, ConsumerAssignment>>,
+    assignment: Option<&Map<String, ConsumerAssignment>>,
 ) -> GroupMetadataRecord {
     let protocol = g.protocol_name.clone().unwrap_or_default();
     GroupMetadataRecord {
@@ -125,11 +125,11 @@ impl Coordinator {
         }
         // Nothing from an earlier tenure waits any more.
         self.io.waiting.retain(|(p, _), _| *p != partition);
-        let mut metadata: BTreeMap<String, Option<GroupMetadataRecord>> = BTreeMap::new();
+        let mut metadata: Map<String, Option<GroupMetadataRecord>> = Map::new();
         // The offset of each group's classic metadata record, to tell which type is the newer.
-        let mut classic_at: BTreeMap<String, u64> = BTreeMap::new();
+        let mut classic_at: Map<String, u64> = Map::new();
         let mut consumer = consumer_load::Replay::default();
-        let mut offsets: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = BTreeMap::new();
+        let mut offsets: Map<String, Map<TopicPartition, CommittedOffset>> = Map::new();
         for r in latest {
             match &r.body {
                 RecordBody::GroupMetadata(m) => {
@@ -368,7 +368,7 @@ fn cancel_group_timers(g: &Group, io: &mut Io) {
 /// Replaying a consumer group's records (Kafka: the `replay` methods of `GroupMetadataManager` for
 /// the `ConsumerGroup*` records).
 mod consumer_load {
-    use std::collections::BTreeMap;
+    use crate::collections::Map;
 
     use super::super::consumer::group::{ConsumerGroup, ConsumerMember};
     use super::super::consumer::Partitions;
@@ -390,12 +390,12 @@ mod consumer_load {
         metadata: Option<(u64, Option<ConsumerGroupMetadataValue>)>,
         assignment_epoch: Option<i32>,
         assignment_timestamp_ms: Option<u64>,
-        members: BTreeMap<String, Member>,
+        members: Map<String, Member>,
     }
 
     #[derive(Default)]
     pub(super) struct Replay {
-        groups: BTreeMap<String, Group>,
+        groups: Map<String, Group>,
     }
 
     impl Replay {

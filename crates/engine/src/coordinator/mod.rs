@@ -27,7 +27,8 @@
 //! ([`Coordinator::handle_high_watermark`]) or an append error
 //! ([`Coordinator::handle_append_error`]); see the `append` module.
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::collections::Map;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -72,7 +73,7 @@ pub use version::{KafkaRelease, MigrationPolicy, UnknownKafkaRelease};
 
 /// One scripted server-side assignment: member id → its target partitions (topic → partitions).
 /// See [`CoordinatorConfig::scripted_assignments`].
-pub type ScriptedAssignment = BTreeMap<String, consumer::Partitions>;
+pub type ScriptedAssignment = Map<String, consumer::Partitions>;
 
 /// Kafka: `GroupCoordinatorService.partitionFor` —
 /// `Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions`.
@@ -202,13 +203,13 @@ pub(crate) struct Io {
     pub(crate) timers: TimerTable,
     pub(crate) outbox: VecDeque<Outgoing>,
     pub(crate) events: VecDeque<Event>,
-    pub(crate) logs: BTreeMap<i32, PartitionLog>,
+    pub(crate) logs: Map<i32, PartitionLog>,
     /// Whether appends wait for the high watermark (acks=all on a replicated partition).
     pub(crate) await_replication: bool,
     /// Errors appends get before writing anything, by partition (e.g. `NOT_ENOUGH_REPLICAS`).
-    pub(crate) append_errors: BTreeMap<i32, ErrorCode>,
+    pub(crate) append_errors: Map<i32, ErrorCode>,
     /// What waits for an append, by `(partition, offset)`.
-    pub(crate) waiting: BTreeMap<(i32, u64), Waiter>,
+    pub(crate) waiting: std::collections::BTreeMap<(i32, u64), Waiter>,
     /// How many of [`CoordinatorConfig::scripted_assignments`] were used.
     pub(crate) scripted_used: usize,
     /// Crate-private: no event log at all (a simulation whose log is off drops the coordinators'
@@ -317,44 +318,44 @@ impl Io {
 /// `Clone` so that a simulation can be snapshotted (time travel in the UI).
 #[derive(Clone)]
 pub struct Coordinator {
-    groups: BTreeMap<String, Group>,
+    groups: Map<String, Group>,
     io: Io,
     active: bool,
     /// Leaders of `__consumer_offsets` partitions that this broker knows about (for FindCoordinator).
-    partition_leaders: BTreeMap<i32, NodeId>,
+    partition_leaders: Map<i32, NodeId>,
     /// The metadata image consumer groups are assigned from: topic → partition count
     /// ([`Coordinator::set_topic_metadata`]). A topic's id is its name.
-    topics: BTreeMap<String, i32>,
+    topics: Map<String, i32>,
 }
 
 impl Coordinator {
     /// A coordinator that leads no partition yet; give it some with [`Coordinator::load`].
     pub fn new(config: CoordinatorConfig) -> Self {
         Self {
-            groups: BTreeMap::new(),
+            groups: Map::new(),
             io: Io {
                 config,
                 now: SimTime::ZERO,
                 timers: TimerTable::default(),
                 outbox: VecDeque::new(),
                 events: VecDeque::new(),
-                logs: BTreeMap::new(),
+                logs: Map::new(),
                 await_replication: false,
-                append_errors: BTreeMap::new(),
-                waiting: BTreeMap::new(),
+                append_errors: Map::new(),
+                waiting: std::collections::BTreeMap::new(),
                 scripted_used: 0,
                 quiet: false,
             },
             active: true,
-            partition_leaders: BTreeMap::new(),
-            topics: BTreeMap::new(),
+            partition_leaders: Map::new(),
+            topics: Map::new(),
         }
     }
 
     /// The broker's metadata image for consumer groups (KIP-848): topic → partition count. The
     /// classic protocol never reads it. A change to a subscribed topic bumps the group epoch on the
     /// group's next heartbeat (reference §8.5).
-    pub fn set_topic_metadata(&mut self, topics: BTreeMap<String, i32>) {
+    pub fn set_topic_metadata(&mut self, topics: Map<String, i32>) {
         if topics != self.topics {
             // Kafka's `onNewMetadataImage` expires the metadata of the groups subscribed to a
             // changed topic (`requestMetadataRefresh`); the next heartbeat re-hashes it. Expiring
@@ -369,7 +370,7 @@ impl Coordinator {
     }
 
     /// The metadata image ([`Coordinator::set_topic_metadata`]).
-    pub fn topic_metadata(&self) -> &BTreeMap<String, i32> {
+    pub fn topic_metadata(&self) -> &Map<String, i32> {
         &self.topics
     }
 
@@ -619,7 +620,7 @@ impl Coordinator {
     }
 
     /// A group's committed offsets.
-    pub fn committed_offsets(&self, group_id: &str) -> BTreeMap<TopicPartition, CommittedOffset> {
+    pub fn committed_offsets(&self, group_id: &str) -> Map<TopicPartition, CommittedOffset> {
         self.groups
             .get(group_id)
             .map(|g| g.offsets.clone())

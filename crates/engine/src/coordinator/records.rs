@@ -5,7 +5,7 @@
 //! deletes. The caller can read a partition's log ([`crate::Coordinator::log`]), replicate it, and feed
 //! it to another coordinator's [`crate::Coordinator::load`].
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -158,8 +158,8 @@ pub struct ConsumerCurrentAssignmentValue {
     pub partitions_pending_revocation: Partitions,
     /// Kafka 4.3+ (KIP-1251): the epoch at which the member received each partition it owns
     /// (assigned or pending revocation), topic → partition → epoch; empty before 4.3.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub assignment_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub assignment_epochs: Map<String, Map<i32, i32>>,
 }
 
 impl RecordBody {

@@ -1,7 +1,7 @@
 //! SyncGroup and the pending-sync timeout (Kafka: `classicGroupSync*`, `expirePendingSync`).
 
+use crate::collections::Map;
 use crate::protocol::Api;
-use std::collections::BTreeMap;
 
 use crate::protocol::{
     ConsumerAssignment, ErrorCode, GroupState, Response, SyncGroupRequest, SyncGroupResponse,
@@ -100,7 +100,7 @@ fn sync(g: &mut Group, io: &mut Io, reply: Parked, req: &SyncGroupRequest) {
             if g.is_leader(&req.member_id) {
                 // Members the leader left out get an empty assignment; a later entry for the same
                 // member wins, as in Kafka's HashMap.
-                let mut assignment: BTreeMap<String, ConsumerAssignment> = BTreeMap::new();
+                let mut assignment: Map<String, ConsumerAssignment> = Map::new();
                 for a in &req.assignments {
                     assignment.insert(a.member_id.clone(), a.assignment.clone());
                 }
@@ -145,7 +145,7 @@ pub(crate) fn complete_leader_assignment(
     g: &mut Group,
     io: &mut Io,
     generation: i32,
-    assignment: BTreeMap<String, ConsumerAssignment>,
+    assignment: Map<String, ConsumerAssignment>,
     result: Result<(), ErrorCode>,
 ) {
     if !g.is(GroupState::CompletingRebalance) || g.generation != generation {

@@ -31,7 +31,7 @@ pub(crate) mod line;
 mod story;
 mod write;
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::fmt;
 
 use crate::scenario::Scenario;
@@ -198,7 +198,7 @@ pub struct Importer {
     last_time: Option<i64>,
     time_only_lines: Vec<LineRef>,
     entries: Vec<story::Entry>,
-    groups: BTreeMap<String, u64>,
+    groups: Map<String, u64>,
     stats: Stats,
     first_over_limit: Option<LineRef>,
     /// The highest broker id a line's prefix shows (any line, of any logger), and the first line
@@ -226,7 +226,7 @@ impl Importer {
             last_time: None,
             time_only_lines: Vec::new(),
             entries: Vec::new(),
-            groups: BTreeMap::new(),
+            groups: Map::new(),
             stats: Stats::default(),
             first_over_limit: None,
             highest_broker: None,

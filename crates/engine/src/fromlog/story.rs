@@ -2,7 +2,7 @@
 //! in time order, become people (one per client), their episodes (joined, closed, went silent,
 //! timed out in poll, restarted) and the group's milestones (states, generations, epochs).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use super::line::Origin;
 use super::LineRef;
@@ -221,7 +221,7 @@ pub(crate) struct Story {
     pub consumer_protocol: bool,
     pub assignor: Option<(String, LineRef)>,
     /// Topic → (partitions seen, the line that showed the highest).
-    pub topics: BTreeMap<String, (i32, Option<LineRef>)>,
+    pub topics: Map<String, (i32, Option<LineRef>)>,
     pub milestones: Vec<(i64, LineRef, Milestone)>,
     pub broker_lines: u64,
     pub client_lines: u64,
@@ -290,7 +290,7 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         people: Vec::new(),
         consumer_protocol: false,
         assignor: None,
-        topics: BTreeMap::new(),
+        topics: Map::new(),
         milestones: Vec::new(),
         broker_lines: 0,
         client_lines: 0,
@@ -306,8 +306,8 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         }
     };
     // Pass 1: member id → client id, from the lines that say both.
-    let mut member_client: BTreeMap<String, String> = BTreeMap::new();
-    let mut instance_client: BTreeMap<String, String> = BTreeMap::new();
+    let mut member_client: Map<String, String> = Map::new();
+    let mut instance_client: Map<String, String> = Map::new();
     for e in entries {
         if let Origin::Client {
             client_id,
@@ -350,9 +350,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         (member.to_owned(), true)
     };
     // Pass 2: the story.
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut index: Map<String, usize> = Map::new();
     let mut group_assigned: Option<(i64, LineRef)> = None;
-    let mut seen_generation: BTreeMap<i64, ()> = BTreeMap::new();
+    let mut seen_generation: Map<i64, ()> = Map::new();
     let mut has_broker_milestones = false;
     for e in entries {
         match e.origin {
@@ -789,11 +789,7 @@ fn poll_timeout(p: &mut Person, at: i64, line: LineRef, group_assigned: Option<(
     p.episodes.push(Episode::PollTimeout { at, line, since });
 }
 
-fn note_partitions(
-    topics: &mut BTreeMap<String, (i32, Option<LineRef>)>,
-    partitions: &[String],
-    line: LineRef,
-) {
+fn note_partitions(topics: &mut Map<String, (i32, Option<LineRef>)>, partitions: &[String], line: LineRef) {
     for p in partitions {
         if let Some((topic, n)) = p.rsplit_once('-') {
             if let Ok(n) = n.parse::<i32>() {

@@ -5,7 +5,7 @@
 //! keeps working when an unrelated engine change adds or removes events. See
 //! `docs/lesson-format.md` for the list of kinds and fields.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use serde_json::Value;
 
@@ -166,12 +166,12 @@ fn snake(s: &str) -> String {
 /// Member id → consumer name, learned from a whole log (`MEMBER_ID_REQUIRED` hand-outs, joins and
 /// the client id of added members), so coordinator events can be matched by consumer name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MemberNames(BTreeMap<String, String>);
+pub struct MemberNames(Map<String, String>);
 
 impl MemberNames {
     /// Learns every member id of `log`.
     pub fn from_log(log: &[SimEvent]) -> Self {
-        let mut names = BTreeMap::new();
+        let mut names = Map::new();
         let mut consumers = Vec::new();
         for e in log {
             if let SimEventKind::Client { consumer, event } = &e.kind {

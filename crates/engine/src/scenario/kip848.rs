@@ -3,7 +3,7 @@
 //! `scripted_assignments`): how they become a [`CoordinatorConfig`], and their validation. Kept
 //! apart from the other coordinator settings so that the format's additions stay in one place.
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use crate::coordinator::consumer::Partitions;
 use crate::coordinator::{CoordinatorConfig, KafkaRelease, MigrationPolicy, ScriptedAssignment};
@@ -16,7 +16,7 @@ use super::{MAX_CONSUMERS, MAX_LIST_ENTRIES, MAX_NAME_CHARS, MAX_PARTITIONS, MAX
 pub const MAX_ASSIGNMENT_INTERVAL_MS: u64 = 15_000;
 
 /// A scripted assignment as a scenario writes it: member id → topic → partitions.
-pub type ScriptedAssignmentSpec = BTreeMap<String, BTreeMap<String, Vec<i32>>>;
+pub type ScriptedAssignmentSpec = Map<String, Map<String, Vec<i32>>>;
 
 /// Sets the configuration's fields from the settings (invalid values keep the default; the
 /// validation reports them).
@@ -44,7 +44,7 @@ pub(super) fn apply(s: &CoordinatorSettings, c: &mut CoordinatorConfig) {
 }
 
 /// Topic → partitions from the scenario's lists.
-pub(super) fn to_partitions(spec: &BTreeMap<String, Vec<i32>>) -> Partitions {
+pub(super) fn to_partitions(spec: &Map<String, Vec<i32>>) -> Partitions {
     spec.iter()
         .filter(|(_, ps)| !ps.is_empty())
         .map(|(t, ps)| (t.clone(), ps.iter().copied().collect()))
@@ -62,9 +62,9 @@ fn to_assignment(spec: &ScriptedAssignmentSpec) -> ScriptedAssignment {
 pub(super) fn check_partitions(
     ps: &mut Vec<Problem>,
     at: &[Seg],
-    spec: &BTreeMap<String, Vec<i32>>,
+    spec: &Map<String, Vec<i32>>,
     owner: &str,
-    owners: &mut BTreeMap<(String, i32), String>,
+    owners: &mut Map<(String, i32), String>,
     what: &str,
 ) {
     at_most(ps, at.to_vec(), spec.len(), MAX_LIST_ENTRIES, "topics");
@@ -142,7 +142,7 @@ pub(super) fn problems(s: &CoordinatorSettings, ps: &mut Vec<Problem>) {
         for (i, entry) in script.iter().enumerate() {
             let at_i = [at.clone(), vec![Seg::Index(i)]].concat();
             at_most(ps, at_i.clone(), entry.len(), MAX_CONSUMERS, "members");
-            let mut owners = BTreeMap::new();
+            let mut owners = Map::new();
             for (member, parts) in entry {
                 let at_m = [at_i.clone(), vec![key(member)]].concat();
                 if member.is_empty() {

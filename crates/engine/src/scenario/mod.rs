@@ -11,7 +11,8 @@ mod record;
 pub use kip848::{ScriptedAssignmentSpec, MAX_ASSIGNMENT_INTERVAL_MS};
 pub use preload::PreloadedGroup;
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -1017,7 +1018,7 @@ impl Scenario {
         // Actions, in time order (stable for equal times, as the simulation runs them).
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
         sort_by_key(&mut order, |&i| self.actions[i].at_ms());
-        let mut partitions: BTreeMap<String, i32> =
+        let mut partitions: Map<String, i32> =
             btree_map(self.topics.iter().map(|t| (t.name.clone(), t.partitions)));
         let mut known: BTreeSet<String> = names.clone();
         // Consumers added by actions count as known for every action (the check below is in time order).

@@ -8,7 +8,8 @@
 //! session timer starts, a classic group over `group.max.size` starts a rebalance, a consumer
 //! member in `UNREVOKED_PARTITIONS` gets its revocation deadline.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +38,7 @@ pub const MAX_PRELOADED_OFFSETS: usize = 10_000;
 pub const MAX_PRELOADED_EPOCH: i32 = i32::MAX - (1 << 20);
 
 /// Topic → partitions, as a scenario writes an assignment.
-pub type PartitionsSpec = BTreeMap<String, Vec<i32>>;
+pub type PartitionsSpec = Map<String, Vec<i32>>;
 
 /// One group in `__consumer_offsets` at time 0; `"protocol"` says which kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,7 +124,7 @@ pub struct ConsumerGroupSpec {
     /// Each member's target assignment, by member id (default: a member's target is its
     /// `assigned` partitions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target_assignment: Option<BTreeMap<String, PartitionsSpec>>,
+    pub target_assignment: Option<Map<String, PartitionsSpec>>,
     /// Committed offsets.
     #[serde(default)]
     pub offsets: Vec<OffsetSpec>,
@@ -219,7 +220,7 @@ impl PreloadedGroup {
     /// The records the group's coordinator would have written, in Kafka's test-builder order.
     /// `topics` is the metadata image at time 0 (topic → partition count), for the consumer
     /// group's metadata hash.
-    pub fn records(&self, scenario: &Scenario, topics: &BTreeMap<String, i32>) -> Vec<RecordBody> {
+    pub fn records(&self, scenario: &Scenario, topics: &Map<String, i32>) -> Vec<RecordBody> {
         let group_id = self.group_id(scenario).to_owned();
         let mut out = match self {
             Self::Classic(g) => vec![RecordBody::GroupMetadata(classic_record(&group_id, g))],
@@ -318,11 +319,7 @@ fn consumer_member(m: &ConsumerMemberSpec, assignment_epoch: i32) -> ConsumerMem
     cm
 }
 
-fn consumer_records(
-    group_id: &str,
-    g: &ConsumerGroupSpec,
-    topics: &BTreeMap<String, i32>,
-) -> Vec<RecordBody> {
+fn consumer_records(group_id: &str, g: &ConsumerGroupSpec, topics: &Map<String, i32>) -> Vec<RecordBody> {
     let assignment_epoch = g.assignment_epoch.unwrap_or(g.group_epoch);
     let members: Vec<ConsumerMember> = g
         .members
@@ -390,7 +387,7 @@ fn path(base: &[Seg], more: &[&str]) -> Vec<Seg> {
 }
 
 /// Partitions of `spec` that the topics at time 0 do not have.
-fn check_exist(ps: &mut Vec<Problem>, at: &[Seg], spec: &PartitionsSpec, topics: &BTreeMap<String, i32>) {
+fn check_exist(ps: &mut Vec<Problem>, at: &[Seg], spec: &PartitionsSpec, topics: &Map<String, i32>) {
     for (topic, parts) in spec {
         let here = [at.to_vec(), vec![key(topic)]].concat();
         match topics.get(topic) {
@@ -506,7 +503,7 @@ pub(super) fn problems(s: &Scenario, ps: &mut Vec<Problem>) {
     let cc = s.coordinator_config();
     let n = cc.offsets_topic_num_partitions.max(1);
     let home = partition_for(&s.group_id, n);
-    let topics: BTreeMap<String, i32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
+    let topics: Map<String, i32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
     let mut ids = BTreeSet::new();
     for (gi, g) in s.preloaded_groups.iter().enumerate() {
         let at = [base.clone(), vec![Seg::Index(gi)]].concat();
@@ -540,7 +537,7 @@ fn classic_problems(
     ps: &mut Vec<Problem>,
     at: &[Seg],
     g: &ClassicGroupSpec,
-    topics: &BTreeMap<String, i32>,
+    topics: &Map<String, i32>,
     cc: &crate::coordinator::CoordinatorConfig,
 ) {
     at_most(
@@ -588,7 +585,7 @@ fn classic_problems(
     }
     let mut ids = BTreeSet::new();
     let mut instances = BTreeSet::new();
-    let mut owners = BTreeMap::new();
+    let mut owners = Map::new();
     for (i, m) in g.members.iter().enumerate() {
         let at_m = [path(at, &["members"]), vec![Seg::Index(i)]].concat();
         check_id(
@@ -632,12 +629,7 @@ fn classic_problems(
     }
 }
 
-fn consumer_problems(
-    ps: &mut Vec<Problem>,
-    at: &[Seg],
-    g: &ConsumerGroupSpec,
-    topics: &BTreeMap<String, i32>,
-) {
+fn consumer_problems(ps: &mut Vec<Problem>, at: &[Seg], g: &ConsumerGroupSpec, topics: &Map<String, i32>) {
     at_most(
         ps,
         path(at, &["members"]),
@@ -669,7 +661,7 @@ fn consumer_problems(
     }
     let mut ids = BTreeSet::new();
     let mut instances = BTreeSet::new();
-    let mut owners = BTreeMap::new();
+    let mut owners = Map::new();
     for (i, m) in g.members.iter().enumerate() {
         let at_m = [path(at, &["members"]), vec![Seg::Index(i)]].concat();
         check_id(
@@ -780,7 +772,7 @@ fn consumer_problems(
     }
     if let Some(targets) = &g.target_assignment {
         let at_t = path(at, &["target_assignment"]);
-        let mut owners = BTreeMap::new();
+        let mut owners = Map::new();
         for (member, spec) in targets {
             let at_m = [at_t.clone(), vec![key(member)]].concat();
             if !ids.contains(member) {

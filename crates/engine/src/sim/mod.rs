@@ -50,7 +50,8 @@ mod trace;
 mod view;
 mod wiring;
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -130,8 +131,8 @@ pub struct Simulation {
     settled: bool,
     brokers: Vec<Broker>,
     consumers: Vec<ConsumerSlot>,
-    scripts: BTreeMap<String, ScriptSlot>,
-    connections: BTreeMap<ConnectionId, Endpoint>,
+    scripts: Map<String, ScriptSlot>,
+    connections: Map<ConnectionId, Endpoint>,
     next_connection: u64,
     topics: Topics,
     network: Network,
@@ -139,25 +140,25 @@ pub struct Simulation {
     /// on reloads: every action runs before any reload of the same instant, however either was
     /// scheduled. (One `u64` rather than a third key field: the same map type as elsewhere, so
     /// the bundle carries no extra copy of the B-tree's code.)
-    scheduled: BTreeMap<(SimTime, u64), Scheduled>,
+    scheduled: std::collections::BTreeMap<(SimTime, u64), Scheduled>,
     next_scheduled: u64,
     log: Vec<SimEvent>,
     next_seq: u64,
     /// The offsets processed so far, by topic then partition (two levels, so a lookup compares
     /// the topic name once per level rather than at every node of a map keyed by topic-partition).
-    processed: BTreeMap<String, BTreeMap<i32, RangeSet>>,
+    processed: Map<String, Map<i32, RangeSet>>,
     ended: bool,
     /// Each consumer's next timer, indexed by time (so an instant only visits due consumers).
     consumer_deadlines: BTreeSet<(SimTime, usize)>,
     consumer_deadline: Vec<Option<SimTime>>,
     /// Which consumer listens on each connection (the current one of each consumer only).
-    connection_owner: BTreeMap<ConnectionId, usize>,
+    connection_owner: Map<ConnectionId, usize>,
     /// The brokers, the controller and the replication of the group's partition.
     cluster: Cluster,
     /// The coordinator settings every broker starts with (its `node_id` aside).
     coordinator_config: CoordinatorConfig,
     /// When each broker last crashed: what it sent before is lost with its connections.
-    crashed_at: BTreeMap<NodeId, SimTime>,
+    crashed_at: Map<NodeId, SimTime>,
     /// The broker that led the group's partition last (the coordinator the views show).
     last_coordinator: NodeId,
     /// Whether, and by how many records at least, the group's `__consumer_offsets` partition is
@@ -177,7 +178,7 @@ impl Simulation {
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
         // Preloaded groups: the records their coordinator would have written, loaded at time 0.
-        let topics: BTreeMap<String, i32> = scenario
+        let topics: Map<String, i32> = scenario
             .topics
             .iter()
             .map(|t| (t.name.clone(), t.partitions))
@@ -279,23 +280,23 @@ impl Simulation {
             settled: false,
             brokers,
             consumers: Vec::new(),
-            scripts: BTreeMap::new(),
-            connections: BTreeMap::new(),
+            scripts: Map::new(),
+            connections: Map::new(),
             next_connection: 1,
             topics: Topics::new(),
             network: Network::new(network, seed),
-            scheduled: BTreeMap::new(),
+            scheduled: std::collections::BTreeMap::new(),
             next_scheduled: 0,
             log: Vec::new(),
             next_seq: 1,
-            processed: BTreeMap::new(),
+            processed: Map::new(),
             ended: false,
             consumer_deadlines: BTreeSet::new(),
             consumer_deadline: Vec::new(),
-            connection_owner: BTreeMap::new(),
+            connection_owner: Map::new(),
             cluster,
             coordinator_config: coordinator,
-            crashed_at: BTreeMap::new(),
+            crashed_at: Map::new(),
             last_coordinator: leader,
             compaction: None,
         };

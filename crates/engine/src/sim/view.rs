@@ -1,7 +1,7 @@
 //! Read-only views of a [`Simulation`] for the UI and the tests: the view types, and the getters
 //! that build them (consumers, topics, owners, the group, the log, ...).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 
 use serde::{Deserialize, Serialize};
 
@@ -226,7 +226,7 @@ impl Simulation {
     }
 
     /// The group's committed offsets.
-    pub fn committed_offsets(&self) -> BTreeMap<TopicPartition, i64> {
+    pub fn committed_offsets(&self) -> Map<TopicPartition, i64> {
         btree_map(
             self.coordinator()
                 .committed_offsets(&self.group_id)
@@ -395,7 +395,7 @@ impl Simulation {
     }
 
     /// The partitions each running consumer owns, by consumer name.
-    pub fn owners(&self) -> BTreeMap<String, Vec<TopicPartition>> {
+    pub fn owners(&self) -> Map<String, Vec<TopicPartition>> {
         self.consumers
             .iter()
             .filter(|s| s.consumer.lifecycle().is_running())
@@ -409,7 +409,7 @@ impl Simulation {
     }
 
     /// Duplicates processed by each consumer.
-    pub fn duplicates(&self) -> BTreeMap<String, u64> {
+    pub fn duplicates(&self) -> Map<String, u64> {
         btree_map(
             self.consumers
                 .iter()

@@ -8,7 +8,7 @@
 pub mod golden;
 pub mod sim;
 
-use std::collections::BTreeMap;
+use rebalance_engine::collections::Map;
 
 use rebalance_engine::protocol::*;
 use rebalance_engine::{
@@ -35,7 +35,7 @@ pub struct Harness {
     pub now: SimTime,
     next_corr: i32,
     /// Responses delivered and not yet taken.
-    pub inbox: BTreeMap<Ticket, Response>,
+    pub inbox: Map<Ticket, Response>,
     /// Every event so far.
     pub events: Vec<Event>,
 }
@@ -76,7 +76,7 @@ impl Harness {
             coord,
             now: SimTime::ZERO,
             next_corr: 0,
-            inbox: BTreeMap::new(),
+            inbox: Map::new(),
             events: Vec::new(),
         };
         h.pump();

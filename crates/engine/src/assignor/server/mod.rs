@@ -33,10 +33,10 @@
 //! out of range are ignored; a partition claimed by two members stays with the first in member order.
 //!
 //! ```
-//! use std::collections::BTreeMap;
+//! use rebalance_engine::collections::Map;
 //! use rebalance_engine::assignor::server::{assign, MemberSpec, ServerAssignor};
 //!
-//! let partitions = BTreeMap::from([("orders".to_string(), 4)]);
+//! let partitions = Map::from([("orders".to_string(), 4)]);
 //! // a owned everything; b joins. Uniform moves only what balance requires.
 //! let members = [
 //!     MemberSpec::new("a", ["orders"]).with_target("orders", [0, 1, 2, 3]),
@@ -51,7 +51,8 @@ mod heterogeneous;
 mod homogeneous;
 mod range;
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -64,7 +65,7 @@ pub use crate::coordinator::consumer::Partitions;
 
 /// Every member's target assignment: member id → topic → partitions. Every member of the input is
 /// present, with an empty map if it gets nothing.
-pub type GroupAssignment = BTreeMap<String, Partitions>;
+pub type GroupAssignment = Map<String, Partitions>;
 
 /// One of Kafka's built-in server-side assignors, named as in `group.consumer.assignors` and the
 /// heartbeat's `ServerAssignor`.
@@ -205,7 +206,7 @@ pub fn subscription_type(members: &[MemberSpec]) -> SubscriptionType {
 /// a repeated one keeps its first entry.
 pub fn assign(
     assignor: ServerAssignor,
-    partitions_per_topic: &BTreeMap<String, i32>,
+    partitions_per_topic: &Map<String, i32>,
     members: &[MemberSpec],
 ) -> GroupAssignment {
     let spec = Spec::new(partitions_per_topic, members);
@@ -241,7 +242,7 @@ pub(super) struct Spec<'a> {
 pub(super) type Owners = Vec<Vec<i64>>;
 
 impl<'a> Spec<'a> {
-    fn new(partitions_per_topic: &'a BTreeMap<String, i32>, all_members: &'a [MemberSpec]) -> Self {
+    fn new(partitions_per_topic: &'a Map<String, i32>, all_members: &'a [MemberSpec]) -> Self {
         let mut seen = BTreeSet::new();
         let mut members: Vec<&MemberSpec> = all_members
             .iter()

@@ -4,7 +4,8 @@
 //! leaving; every field when joining (or after an error), only what changed otherwise; and the
 //! reactions to the response.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 use super::{ConsumerMemberState, ConsumerProtocolEvent, Membership};
 use crate::client::{ClientEvent, Consumer, IgnoreReason, InFlight, Reaction};
@@ -382,7 +383,7 @@ impl Consumer {
 pub(in crate::client) fn owned_by_topic(
     owned: &BTreeSet<TopicPartition>,
 ) -> Vec<ConsumerGroupHeartbeatTopicPartitions> {
-    let mut by: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    let mut by: Map<&str, Vec<i32>> = Map::new();
     for tp in owned {
         by.entry(tp.topic.as_str()).or_default().push(tp.partition);
     }

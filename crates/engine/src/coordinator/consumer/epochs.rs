@@ -1,6 +1,6 @@
 //! Who owns each partition, at which epoch (Kafka: `ConsumerGroup.currentPartitionEpoch`).
 
-use std::collections::BTreeMap;
+use crate::collections::Map;
 use std::fmt;
 
 use super::{CurrentAssignment, Partitions};
@@ -14,7 +14,7 @@ use super::{CurrentAssignment, Partitions};
 /// is that step.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartitionEpochs {
-    epochs: BTreeMap<String, BTreeMap<i32, i32>>,
+    epochs: Map<String, Map<i32, i32>>,
 }
 
 /// Adding a partition at an epoch not newer than its current owner's (Kafka throws

@@ -1,7 +1,8 @@
 //! A consumer group's in-memory state (Kafka: `modern.consumer.ConsumerGroup`,
 //! `ConsumerGroupMember`), as the coordinator keeps it next to its classic groups.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 use crate::assignor::server::ServerAssignor;
 use crate::coordinator::records::{
@@ -33,7 +34,7 @@ pub(crate) struct ConsumerMember {
     pub(crate) classic: Option<ClassicMemberMetadata>,
     /// Kafka 4.3+ (KIP-1251): the epoch at which it received each partition it owns, topic →
     /// partition → epoch (empty before 4.3; a partition missing here counts at the member epoch).
-    pub(crate) assignment_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
+    pub(crate) assignment_epochs: Map<String, Map<i32, i32>>,
 }
 
 impl ConsumerMember {
@@ -52,7 +53,7 @@ impl ConsumerMember {
             current: CurrentAssignment::default(),
             target: Partitions::new(),
             classic: None,
-            assignment_epochs: BTreeMap::new(),
+            assignment_epochs: Map::new(),
         }
     }
 
@@ -132,7 +133,7 @@ impl ConsumerMember {
                 .copied()
                 .unwrap_or(old.member_epoch)
         };
-        let mut next: BTreeMap<String, BTreeMap<i32, i32>> = BTreeMap::new();
+        let mut next: Map<String, Map<i32, i32>> = Map::new();
         for (t, ps) in &self.current.assigned_partitions {
             for &n in ps {
                 let e = if had(&old.assigned_partitions, t, n) {
@@ -153,7 +154,7 @@ impl ConsumerMember {
 
     /// The topics it subscribes to: its names, plus the topics of `metadata` its regex matches
     /// (resolved at once here; Kafka resolves regexes asynchronously, reference §5 step 6).
-    pub(crate) fn subscribed_topics(&self, metadata: &BTreeMap<String, i32>) -> Vec<String> {
+    pub(crate) fn subscribed_topics(&self, metadata: &Map<String, i32>) -> Vec<String> {
         let mut topics: BTreeSet<String> = self.subscribed_topic_names.iter().cloned().collect();
         if let Some(p) = self
             .subscribed_topic_regex
@@ -178,9 +179,9 @@ pub(crate) struct ConsumerGroup {
     /// Set on load: the first heartbeat recomputes the metadata hash (Kafka resets the refresh
     /// deadline on load, §8.7).
     pub(crate) metadata_expired: bool,
-    pub(crate) members: BTreeMap<String, ConsumerMember>,
+    pub(crate) members: Map<String, ConsumerMember>,
     /// `group.instance.id` → member id.
-    pub(crate) static_members: BTreeMap<String, String>,
+    pub(crate) static_members: Map<String, String>,
     pub(crate) partition_epochs: PartitionEpochs,
     /// Members not reconciled to the target (kept up to date so that deriving the state is O(1)).
     pub(crate) unreconciled: usize,
@@ -311,7 +312,7 @@ impl ConsumerGroup {
     /// The metadata hash of the topics the members subscribe to (Kafka 4.1 hashes each subscribed
     /// topic's id, name, partition count and racks; here name and partition count, FNV-1a 64, topics
     /// in name order; unknown topics do not count).
-    pub(crate) fn compute_metadata_hash(&self, metadata: &BTreeMap<String, i32>) -> u64 {
+    pub(crate) fn compute_metadata_hash(&self, metadata: &Map<String, i32>) -> u64 {
         let mut topics = BTreeSet::new();
         for m in self.members.values() {
             topics.extend(m.subscribed_topics(metadata));

@@ -22,7 +22,8 @@
 //! Topics are keyed by **name** here. On the wire the heartbeat names topics by id
 //! ([`crate::protocol::TopicId`]); the coordinator translates at the edge.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::Map;
+use std::collections::BTreeSet;
 
 mod epochs;
 pub(crate) mod group;
@@ -38,7 +39,7 @@ pub use view::{ConsumerGroupMemberView, ConsumerGroupView};
 /// Partitions by topic: topic name → partition numbers. The shape of Kafka's
 /// `Map<Uuid, Set<Integer>>` assignments. In normal form no topic maps to an empty set; the
 /// functions of this module and of [`crate::assignor::server`] return normal forms.
-pub type Partitions = BTreeMap<String, BTreeSet<i32>>;
+pub type Partitions = Map<String, BTreeSet<i32>>;
 
 /// `partitions` without empty topics.
 pub(crate) fn normalized(mut partitions: Partitions) -> Partitions {
