@@ -1306,7 +1306,7 @@ mod tests {
             state_at: None,
             group: group_facts(),
         };
-        let mut kinds = std::collections::BTreeSet::new();
+        let mut kinds = rebalance_engine::collections::Set::new();
         for ev in &log {
             kinds.insert(kind_of(ev));
             if coordinator_consumer_group_entry(ev) {

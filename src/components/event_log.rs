@@ -154,7 +154,7 @@ pub fn EventLog() -> Html {
             out.push((shared, state_at));
         }
         // Forget what is no longer shown (a reset starts numbering again).
-        let keep: std::collections::BTreeSet<u64> = btree_set(out.iter().map(|(e, _)| e.seq));
+        let keep: rebalance_engine::collections::Set<u64> = btree_set(out.iter().map(|(e, _)| e.seq));
         cache.borrow_mut().1.retain(|seq, _| keep.contains(seq));
         out
     };

@@ -17,7 +17,7 @@
 //! bad line stops the run with exit code 2; lines before it have already been answered.
 
 use rebalance_engine::collections::Map as SortedMap;
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -195,7 +195,7 @@ fn parse_line(line: &str) -> Result<Input, String> {
     let Value::Array(list) = members_value else {
         return Err(format!("members: expected an array, got {}", kind(members_value)));
     };
-    let mut seen = BTreeSet::new();
+    let mut seen = Set::new();
     let mut members = Vec::with_capacity(list.len());
     for (i, member) in list.iter().enumerate() {
         let parsed = parse_member(member, &format!("members[{i}]"))?;

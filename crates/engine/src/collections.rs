@@ -1,5 +1,5 @@
-//! [`Map`]: the engine's ordered map, a sorted vector ([`litemap::LiteMap`]) behind the part of
-//! `BTreeMap`'s API the engine uses.
+//! [`Map`] and [`Set`]: the engine's ordered map and set, sorted vectors ([`litemap::LiteMap`])
+//! behind the part of `BTreeMap`'s and `BTreeSet`'s API the engine uses.
 //!
 //! A `BTreeMap` compiles its node code (search, split, merge, clone, drop) once for every key and
 //! value type: about 5 KB of WebAssembly each, and the engine has dozens of them. A sorted vector
@@ -9,8 +9,9 @@
 //!
 //! An insert or a remove moves the entries after it: fine for the maps of a group (members,
 //! topics, partitions, offsets), which are small or grow at their end. The queues that take and
-//! give their entries in time order at every step (the simulation's schedule, the network's
-//! messages, the timers) stay `BTreeMap`s.
+//! give their entries in time order at every step stay B-trees: the simulation's schedule and its
+//! consumers' deadlines, the network's messages in flight, the coordinator's appends waiting for
+//! their replicas.
 //!
 //! Collecting or extending inserts the entries one at a time, without sorting them first, so that
 //! no map type brings a sort of its own into the bundle (see [`crate::sort`]).
@@ -20,7 +21,7 @@ use std::fmt;
 use std::ops::{Bound, Index, RangeBounds};
 
 use litemap::LiteMap;
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 pub use litemap::Entry;
@@ -259,10 +260,187 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for M
     }
 }
 
+/// An ordered set of `T`, with `BTreeSet`'s meaning: a [`Map`] from each item to nothing.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Set<T>(Map<T, ()>);
+
+impl<T> Set<T> {
+    /// An empty set.
+    pub const fn new() -> Self {
+        Self(Map::new())
+    }
+
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the set has no item.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The items, in ascending order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + Clone {
+        self.0.keys()
+    }
+
+    /// The smallest item.
+    pub fn first(&self) -> Option<&T> {
+        self.0.first_key_value().map(|(k, _)| k)
+    }
+
+    /// The largest item.
+    pub fn last(&self) -> Option<&T> {
+        self.0.last_key_value().map(|(k, _)| k)
+    }
+}
+
+impl<T: Ord> Set<T> {
+    /// Whether the set holds `item`.
+    pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
+        self.0.contains_key(item)
+    }
+
+    /// Adds `item`; whether it was new.
+    pub fn insert(&mut self, item: T) -> bool {
+        match self.0.entry(item) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(v) => {
+                v.insert(());
+                true
+            }
+        }
+    }
+
+    /// Removes `item`; whether it was there.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
+        self.0.remove(item).is_some()
+    }
+
+    /// Keeps only the items for which `keep` says so.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        self.0.retain(|k, ()| keep(k));
+    }
+
+    /// The items of `self` that `other` does not hold, in ascending order.
+    pub fn difference<'a>(&'a self, other: &'a Set<T>) -> impl DoubleEndedIterator<Item = &'a T> + Clone {
+        self.iter().filter(move |t| !other.contains(*t))
+    }
+
+    /// The items both sets hold, in ascending order.
+    pub fn intersection<'a>(&'a self, other: &'a Set<T>) -> impl DoubleEndedIterator<Item = &'a T> + Clone {
+        self.iter().filter(move |t| other.contains(*t))
+    }
+
+    /// Whether every item of `self` is in `other`.
+    pub fn is_subset(&self, other: &Set<T>) -> bool {
+        self.iter().all(|t| other.contains(t))
+    }
+
+    /// Whether the sets have no item in common.
+    pub fn is_disjoint(&self, other: &Set<T>) -> bool {
+        self.iter().all(|t| !other.contains(t))
+    }
+}
+
+impl<T> Default for Set<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Set<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Ord> FromIterator<T> for Set<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut set = Self::new();
+        set.extend(items);
+        set
+    }
+}
+
+impl<T: Ord> Extend<T> for Set<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for t in items {
+            self.insert(t);
+        }
+    }
+}
+
+impl<'a, T: Ord + Copy + 'a> Extend<&'a T> for Set<T> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
+        self.extend(items.into_iter().copied());
+    }
+}
+
+impl<T: Ord, const N: usize> From<[T; N]> for Set<T> {
+    fn from(items: [T; N]) -> Self {
+        items.into_iter().collect()
+    }
+}
+
+impl<T> IntoIterator for Set<T> {
+    type Item = T;
+    type IntoIter = std::iter::Map<std::vec::IntoIter<(T, ())>, fn((T, ())) -> T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().map(|(t, ())| t)
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Set<T> {
+    type Item = &'a T;
+    type IntoIter = std::iter::Map<<&'a Map<T, ()> as IntoIterator>::IntoIter, fn((&'a T, &'a ())) -> &'a T>;
+    fn into_iter(self) -> Self::IntoIter {
+        (&self.0).into_iter().map(|(t, _)| t)
+    }
+}
+
+impl<T: Serialize> Serialize for Set<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Ord + Deserialize<'de>> Deserialize<'de> for Set<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Items<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Ord + Deserialize<'de>> Visitor<'de> for Items<T> {
+            type Value = Set<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Set<T>, A::Error> {
+                let mut set = Set::new();
+                while let Some(t) = access.next_element()? {
+                    set.insert(t);
+                }
+                Ok(set)
+            }
+        }
+        deserializer.deserialize_seq(Items(std::marker::PhantomData))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Map;
-    use std::collections::BTreeMap;
+    use super::{Map, Set};
+    use std::collections::{BTreeMap, BTreeSet};
 
     /// A stream of pseudo-random numbers (a fixed LCG: the test is the same on every run).
     fn numbers(seed: u64) -> impl Iterator<Item = u64> {
@@ -364,5 +542,44 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_set_answers_what_a_btree_set_answers() {
+        for seed in 0..20 {
+            let mut set: Set<u64> = Set::new();
+            let mut model: BTreeSet<u64> = BTreeSet::new();
+            let other: Set<u64> = numbers(seed + 100).take(20).map(|x| x % 64).collect();
+            let other_model: BTreeSet<u64> = other.iter().copied().collect();
+            let mut n = numbers(seed);
+            for step in 0..2_000 {
+                let item = n.next().unwrap() % 64;
+                match n.next().unwrap() % 5 {
+                    0 | 1 => assert_eq!(set.insert(item), model.insert(item)),
+                    2 => assert_eq!(set.remove(&item), model.remove(&item)),
+                    3 => {
+                        set.retain(|t| t % 5 != item % 5);
+                        model.retain(|t| t % 5 != item % 5);
+                    }
+                    _ => assert_eq!(set.contains(&item), model.contains(&item)),
+                }
+                assert!(
+                    set.iter().eq(model.iter()),
+                    "seed {seed}, step {step}: {set:?} against {model:?}"
+                );
+                assert!(set.difference(&other).eq(model.difference(&other_model)));
+                assert!(set.intersection(&other).eq(model.intersection(&other_model)));
+                assert_eq!(set.is_subset(&other), model.is_subset(&other_model));
+                assert_eq!(set.is_disjoint(&other), model.is_disjoint(&other_model));
+            }
+            assert_eq!(set.first(), model.first());
+            assert_eq!(set.last(), model.last());
+            let json = serde_json::to_string(&model).unwrap();
+            assert_eq!(serde_json::to_string(&set).unwrap(), json);
+            assert_eq!(
+                serde_json::from_str::<Set<u64>>("[3,1,3,2]").unwrap(),
+                Set::from([1, 2, 3])
+            );
+        }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The standard library's `sort_by` is generic over the element type and the comparator, and every
 //! closure is a type of its own: each call site compiles its own copy of the sort, about 4.5 KB of
-//! WebAssembly. `collect` into a `BTreeSet` sorts its input too, one more copy per element type
+//! WebAssembly. `collect` into a `Set` sorts its input too, one more copy per element type
 //! (a [`Map`] inserts what it collects one at a time: see [`crate::collections`]). The functions here mean the same as their `std` namesakes (a stable sort) but share
 //! a single compiled sort: they sort the positions `0..n` with a comparator behind `&mut dyn FnMut`,
 //! then move the elements into that order. What is left per call site is the comparator and the few
@@ -12,8 +12,8 @@
 //! `std`'s sorts freely.
 
 use crate::collections::Map;
+use crate::collections::Set;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 
 /// Sorts `v` in ascending order, keeping equal elements in their order (like `slice::sort`).
 pub fn sort<T: Ord>(v: &mut [T]) {
@@ -46,8 +46,8 @@ pub fn btree_map<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> Map<K,
 
 /// Collects items into a set by inserting them one at a time. The set equals what `collect` builds,
 /// without `collect`'s sort.
-pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
+pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Set<T> {
+    let mut set = Set::new();
     set.extend(items);
     set
 }
@@ -190,7 +190,7 @@ mod tests {
     fn btree_set_holds_what_collect_holds() {
         for v in inputs() {
             let keys = || v.iter().map(|e| e.0);
-            let expected: BTreeSet<u64> = keys().collect();
+            let expected: Set<u64> = keys().collect();
             assert_eq!(btree_set(keys()), expected);
         }
     }

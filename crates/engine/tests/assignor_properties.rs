@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use rebalance_engine::collections::Map;
+use rebalance_engine::collections::Set;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rebalance_engine::assignor::{assign, Assignment, MemberSubscription, Strategy as Assignor};
@@ -60,7 +60,7 @@ fn members_strategy(
         prop::sample::subsequence(pool, 0..=2),
     )
         .prop_map(move |(ids, details, shared)| {
-            let mut used_instances = BTreeSet::new();
+            let mut used_instances = Set::new();
             ids.iter()
                 .zip(details)
                 .map(|(id, (instance, topics, claims, generation))| {
@@ -158,7 +158,7 @@ fn count(assignment: &Assignment, member: &str) -> usize {
 }
 
 /// The claims each member makes on partitions that exist.
-fn claims(partitions: &Partitions, m: &MemberSubscription) -> BTreeSet<Tp> {
+fn claims(partitions: &Partitions, m: &MemberSubscription) -> Set<Tp> {
     m.owned_partitions
         .iter()
         .flat_map(|(t, ps)| ps.iter().map(move |&p| (t.clone(), p)))
@@ -173,8 +173,8 @@ fn check_shape(
     members: &[MemberSubscription],
     got: &Assignment,
 ) -> Result<(), TestCaseError> {
-    let ids: BTreeSet<&str> = members.iter().map(|m| m.member_id.as_str()).collect();
-    prop_assert_eq!(got.keys().map(String::as_str).collect::<BTreeSet<_>>(), ids);
+    let ids: Set<&str> = members.iter().map(|m| m.member_id.as_str()).collect();
+    prop_assert_eq!(got.keys().map(String::as_str).collect::<Set<_>>(), ids);
     for m in members {
         for (topic, ps) in &got[&m.member_id] {
             prop_assert!(!ps.is_empty(), "empty list for {}", topic);
@@ -231,9 +231,9 @@ fn check_balanced(members: &[MemberSubscription], got: &Assignment) -> Result<()
 /// The owned partitions after settling conflicts (reference §9.3): the highest generation claim
 /// wins; a tie at the top leaves the partition unowned. (This is the same-subscription rule; the
 /// general builder additionally ignores every generation but the highest.)
-fn settled_ownership(partitions: &Partitions, members: &[MemberSubscription]) -> Map<String, BTreeSet<Tp>> {
+fn settled_ownership(partitions: &Partitions, members: &[MemberSubscription]) -> Map<String, Set<Tp>> {
     // Claims on topics nobody subscribes to do not count: Kafka's assignor never sees those topics.
-    let relevant: BTreeSet<Tp> = all_partitions(partitions, members).into_iter().collect();
+    let relevant: Set<Tp> = all_partitions(partitions, members).into_iter().collect();
     let mut best: Map<Tp, (i32, Vec<String>)> = Map::new();
     for m in members {
         let generation = m.generation.unwrap_or(-1);
@@ -247,9 +247,9 @@ fn settled_ownership(partitions: &Partitions, members: &[MemberSubscription]) ->
             }
         }
     }
-    let mut owned: Map<String, BTreeSet<Tp>> = members
+    let mut owned: Map<String, Set<Tp>> = members
         .iter()
-        .map(|m| (m.member_id.clone(), BTreeSet::new()))
+        .map(|m| (m.member_id.clone(), Set::new()))
         .collect();
     for (tp, (_, claimers)) in best {
         if let [only] = claimers.as_slice() {
@@ -259,7 +259,7 @@ fn settled_ownership(partitions: &Partitions, members: &[MemberSubscription]) ->
     owned
 }
 
-fn kept(got: &Assignment, owned: &Map<String, BTreeSet<Tp>>) -> usize {
+fn kept(got: &Assignment, owned: &Map<String, Set<Tp>>) -> usize {
     owners(got)
         .into_iter()
         .filter(|(tp, who)| owned[&who[0]].contains(tp))
@@ -268,7 +268,7 @@ fn kept(got: &Assignment, owned: &Map<String, BTreeSet<Tp>>) -> usize {
 
 /// With equal subscriptions, the most owned partitions a balanced assignment can keep:
 /// everyone keeps up to `minQuota`, and `P mod C` members that own `maxQuota` keep one more.
-fn max_keepable(total: usize, owned: &Map<String, BTreeSet<Tp>>) -> usize {
+fn max_keepable(total: usize, owned: &Map<String, Set<Tp>>) -> usize {
     let n = owned.len();
     let (min_quota, extra) = (total / n, total % n);
     let base: usize = owned.values().map(|o| o.len().min(min_quota)).sum();
@@ -449,7 +449,7 @@ proptest! {
         check_shape(&partitions, &members, &got)?;
         let eager = assign(Assignor::Sticky, &partitions, &members);
         let owners = owners(&got);
-        let all_claims: Map<&str, BTreeSet<Tp>> =
+        let all_claims: Map<&str, Set<Tp>> =
             members.iter().map(|m| (m.member_id.as_str(), claims(&partitions, m))).collect();
         let claimed_by_anyone = |tp: &Tp| all_claims.values().any(|c| c.contains(tp));
         for tp in all_partitions(&partitions, &members) {
@@ -481,7 +481,7 @@ proptest! {
         let third = assign(Assignor::CooperativeSticky, &partitions, &with_previous(&members, &second, 11));
         // Equal subscriptions finish in the second rebalance, as in the reference's example; the
         // general builder may move a partition once more.
-        let equal = members.iter().all(|m| m.topics.iter().collect::<BTreeSet<_>>() == members[0].topics.iter().collect());
+        let equal = members.iter().all(|m| m.topics.iter().collect::<Set<_>>() == members[0].topics.iter().collect());
         let done = if equal { &second } else { &third };
         check_complete(&partitions, &members, done)?;
         check_balanced(&members, done)?;

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use rebalance_engine::collections::Map;
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use proptest::prelude::*;
 use rebalance_engine::assignor::server::{
@@ -70,7 +70,7 @@ fn group(homogeneous: bool) -> impl Strategy<Value = (Metadata, Vec<MemberSpec>)
 }
 
 fn count(a: &Partitions) -> usize {
-    a.values().map(BTreeSet::len).sum()
+    a.values().map(Set::len).sum()
 }
 
 /// Every partition of a topic with metadata that some member subscribes to is assigned exactly once,
@@ -148,11 +148,11 @@ proptest! {
         // partitions; nothing moves that balance does not require.
         let a = assign(ServerAssignor::Uniform, &md, &members);
         for m in &members {
-            let previous: BTreeSet<(String, i32)> = m.target.iter()
+            let previous: Set<(String, i32)> = m.target.iter()
                 .filter(|(t, _)| m.subscribed_topics.contains(t) && md.contains_key(*t))
                 .flat_map(|(t, ps)| ps.iter().map(move |&p| (t.clone(), p)))
                 .collect();
-            let new: BTreeSet<(String, i32)> = a[&m.member_id].iter()
+            let new: Set<(String, i32)> = a[&m.member_id].iter()
                 .flat_map(|(t, ps)| ps.iter().map(move |&p| (t.clone(), p)))
                 .collect();
             let kept = previous.intersection(&new).count();

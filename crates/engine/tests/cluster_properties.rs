@@ -7,7 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use rebalance_engine::collections::Map;
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use proptest::prelude::*;
 use rebalance_engine::cluster::{ClusterConfig, ClusterEvent};
@@ -173,7 +173,7 @@ struct Checker {
     /// `(leader epoch, HW)` last seen.
     last_hw: Option<(i32, u64)>,
     /// Offsets the coordinator acknowledged: `(partition, committed offset)`.
-    acked: BTreeSet<(TopicPartition, i64)>,
+    acked: Set<(TopicPartition, i64)>,
     failovers: u64,
     /// The group partition's live leader, as the log tells it so far.
     leader: Option<NodeId>,
@@ -310,7 +310,7 @@ impl Checker {
         if failover {
             self.failovers += 1;
             let log = sim.cluster().replica_log(leader).unwrap_or_default();
-            let present: BTreeSet<(TopicPartition, i64)> = log
+            let present: Set<(TopicPartition, i64)> = log
                 .iter()
                 .filter_map(|r| match &r.body {
                     RecordBody::OffsetCommit(o) => Some((o.topic_partition.clone(), o.committed_offset)),
@@ -336,7 +336,7 @@ proptest! {
     fn random_fault_schedules_keep_replication_invariants(w in world()) {
         let mut sim = build(&w);
         let (leader, isr) = (sim.offsets_partition().leader, sim.offsets_partition().isr);
-        let mut c = Checker { seen: 0, last_hw: None, acked: BTreeSet::new(), failovers: 0, leader, isr };
+        let mut c = Checker { seen: 0, last_hw: None, acked: Set::new(), failovers: 0, leader, isr };
         while let Some(t) = sim.step() {
             c.check(&sim)?;
             if t >= SimTime(150_000) {
@@ -372,7 +372,7 @@ fn repeated_failovers_lose_no_acknowledged_commit() {
     let mut c = Checker {
         seen: 0,
         last_hw: None,
-        acked: BTreeSet::new(),
+        acked: Set::new(),
         failovers: 0,
         leader: sim.offsets_partition().leader,
         isr: sim.offsets_partition().isr,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use common::sim::{client_events, run_to_end, scenario_file};
 use rebalance_engine::client::{ConsumerMemberState, ConsumerProtocolEvent, GroupProtocol};
@@ -114,7 +114,7 @@ fn coordinator_line_at(sim: &Simulation, needle: &str) -> Option<SimTime> {
         .map(|e| e.at)
 }
 
-fn set(ps: &[TopicPartition]) -> BTreeSet<TopicPartition> {
+fn set(ps: &[TopicPartition]) -> Set<TopicPartition> {
     ps.iter().cloned().collect()
 }
 
@@ -267,7 +267,7 @@ fn revoke_before_assign_and_only_moved_partitions_pause() {
             _ => None,
         })
         .collect();
-    let moved: BTreeSet<TopicPartition> = d_assigned.iter().flat_map(|(_, ps)| ps.iter().cloned()).collect();
+    let moved: Set<TopicPartition> = d_assigned.iter().flat_map(|(_, ps)| ps.iter().cloned()).collect();
     assert_eq!(moved.len(), 2, "8 partitions over 4 members: D gets 2");
     for who in ["A", "B", "C"] {
         // After D started (before, A and B handed partitions to B and C as they joined).
@@ -444,7 +444,7 @@ fn static_close_leaves_with_epoch_minus_2_and_the_restart_takes_over() {
         .count();
     assert_eq!(b_changes, 0);
     // What A released on close (its last revocation before the leave).
-    let old: BTreeSet<TopicPartition> = client_events(&sim, "A")
+    let old: Set<TopicPartition> = client_events(&sim, "A")
         .filter_map(|(ev, e)| match e {
             ClientEvent::PartitionsRevoked { partitions } if ev.at == leave.0 => Some(set(partitions)),
             _ => None,
@@ -457,7 +457,7 @@ fn static_close_leaves_with_epoch_minus_2_and_the_restart_takes_over() {
         .unwrap()
         .1;
     assert_eq!(first_response.member_epoch, 2);
-    let got: BTreeSet<TopicPartition> = first_response
+    let got: Set<TopicPartition> = first_response
         .assignment
         .unwrap()
         .topic_partitions
@@ -598,7 +598,7 @@ fn regex_subscription_follows_the_metadata() {
     );
     assert!(bumps[2] > SimTime(15_000) && bumps[2].as_millis() < 15_000 + 5_000 + 100);
     assert!(bumps[3] > SimTime(35_000) && bumps[3].as_millis() < 35_000 + 5_000 + 100);
-    let owned: BTreeSet<TopicPartition> = sim.owners().into_values().flatten().collect();
+    let owned: Set<TopicPartition> = sim.owners().into_values().flatten().collect();
     assert_eq!(owned.len(), 6, "orders-eu 0..3 and orders-us 0..1");
     assert!(sim
         .consumer_group()

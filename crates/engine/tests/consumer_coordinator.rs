@@ -7,7 +7,7 @@
 mod common;
 
 use rebalance_engine::collections::Map;
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use common::*;
 use proptest::prelude::*;
@@ -747,7 +747,7 @@ proptest! {
                 Op::Wait(ms_) => h.advance(ms_),
             }
             let g = h.describe_consumer_group();
-            let mut seen = BTreeSet::new();
+            let mut seen = Set::new();
             for m in &g.members {
                 for t in &m.assignment.topic_partitions {
                     for p in &t.partitions {

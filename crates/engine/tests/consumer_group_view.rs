@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use rebalance_engine::coordinator::consumer::{ConsumerGroupState, MemberState};
 use rebalance_engine::sim::Action;
@@ -40,9 +40,9 @@ fn the_view_follows_epochs_and_reconciliation() {
     assert_eq!(c.state, ConsumerGroupState::Stable);
     assert_eq!(c.group_epoch, c.assignment_epoch);
     assert_eq!(g.members, 3);
-    let names: BTreeSet<_> = c.members.iter().filter_map(|m| m.consumer.clone()).collect();
+    let names: Set<_> = c.members.iter().filter_map(|m| m.consumer.clone()).collect();
     assert_eq!(names, ["A", "B", "C"].map(String::from).into());
-    let mut owned = BTreeSet::new();
+    let mut owned = Set::new();
     for m in &c.members {
         assert_eq!(m.state, MemberState::Stable, "{m:?}");
         assert_eq!(m.member_epoch, c.group_epoch, "{m:?}");
@@ -156,7 +156,7 @@ fn a_stable_group_still_says_what_its_last_target_moved() {
             assert_eq!(owner_at(&before, tp).as_deref(), Some(name.as_str()));
         }
     }
-    let moved_or_kept: BTreeSet<_> = change
+    let moved_or_kept: Set<_> = change
         .moves
         .moved
         .iter()
@@ -185,7 +185,7 @@ fn a_classic_group_has_no_consumer_part() {
 /// consumer-protocol stories (and after a kill) is one of them.
 #[test]
 fn the_transitions_are_the_coordinators_derivation() {
-    let mut derived = BTreeSet::new();
+    let mut derived = Set::new();
     let states = [
         MemberState::Stable,
         MemberState::UnrevokedPartitions,
@@ -205,8 +205,8 @@ fn the_transitions_are_the_coordinators_derivation() {
         }
     }
     assert_eq!(derived, ConsumerGroupState::DERIVED.into_iter().collect());
-    let listed: BTreeSet<_> = ConsumerGroupState::transitions().collect();
-    let expected: BTreeSet<_> = derived
+    let listed: Set<_> = ConsumerGroupState::transitions().collect();
+    let expected: Set<_> = derived
         .iter()
         .flat_map(|f| derived.iter().filter(move |t| *t != f).map(move |t| (*f, *t)))
         .collect();
@@ -215,7 +215,7 @@ fn the_transitions_are_the_coordinators_derivation() {
         .iter()
         .all(|(f, t)| *f != ConsumerGroupState::Dead && *t != ConsumerGroupState::Dead));
 
-    let mut seen = BTreeSet::new();
+    let mut seen = Set::new();
     for file in [
         "consumer-protocol-join-stable-group.json",
         "consumer-protocol-crash-session-timeout.json",

@@ -16,7 +16,7 @@
 mod common;
 
 use rebalance_engine::collections::Map;
-use std::collections::BTreeSet;
+use rebalance_engine::collections::Set;
 
 use common::sim::{client_events, scenario_file};
 use rebalance_engine::client::{ConsumerMemberState, ConsumerProtocolEvent};
@@ -131,8 +131,8 @@ fn check_reconciled(sim: &Simulation, what: &str) {
             "{what}: {} on the coordinator",
             c.name
         );
-        let target: BTreeSet<&TopicPartition> = m.target.iter().collect();
-        let owned: BTreeSet<&TopicPartition> = c.partitions.iter().map(|p| &p.partition).collect();
+        let target: Set<&TopicPartition> = m.target.iter().collect();
+        let owned: Set<&TopicPartition> = c.partitions.iter().map(|p| &p.partition).collect();
         assert_eq!(owned, target, "{what}: {} owns its target", c.name);
     }
     assert_eq!(
@@ -159,7 +159,7 @@ fn first_epoch(sim: &Simulation) -> i32 {
 /// Whether every target-assignment metadata record written has a timestamp (true) or none has
 /// (false); panics on a mix.
 fn assignment_timestamps(sim: &Simulation) -> bool {
-    let mut seen = BTreeSet::new();
+    let mut seen = Set::new();
     let cluster = sim.cluster();
     if let Some(leader) = cluster.group_leader() {
         {

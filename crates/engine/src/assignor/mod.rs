@@ -40,8 +40,8 @@ pub mod server;
 mod sticky;
 
 use crate::collections::Map;
+use crate::collections::Set;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -270,7 +270,7 @@ struct Group<'a> {
 
 impl<'a> Group<'a> {
     fn new(partitions_per_topic: &'a Map<String, i32>, all_members: &'a [MemberSubscription]) -> Self {
-        let mut seen = BTreeSet::new();
+        let mut seen = Set::new();
         let mut members: Vec<&MemberSubscription> = all_members
             .iter()
             .filter(|m| seen.insert(m.member_id.as_str()))

@@ -28,7 +28,8 @@
 //! change owner: it is revoked in this rebalance and assigned in the next one (KIP-429).
 
 use crate::collections::Map;
-use std::collections::{BTreeSet, VecDeque};
+use crate::collections::Set;
+use std::collections::VecDeque;
 
 use super::Group;
 use crate::sort::{btree_set, sort, sort_by_key};
@@ -290,7 +291,7 @@ struct General<'g, 'a> {
     /// Per member: its partitions, in no particular order.
     assigned: Vec<Vec<u32>>,
     /// Per topic: its subscribers as (partition count, member), least loaded first.
-    by_load: Vec<BTreeSet<(u32, u32)>>,
+    by_load: Vec<Set<(u32, u32)>>,
     /// Per partition: the member of an older generation that last owned it (`prevAssignment`).
     hint: Vec<u32>,
     /// Whether an owned partition had to be dropped because its owner unsubscribed from its topic.
@@ -306,7 +307,7 @@ struct General<'g, 'a> {
     /// `PartitionMovements`: per partition, (original owner, current owner) if it moved.
     moved: Vec<Option<(u32, u32)>>,
     /// The same movements grouped by (topic, from, to).
-    movements: Map<(u32, u32, u32), BTreeSet<u32>>,
+    movements: Map<(u32, u32, u32), Set<u32>>,
 }
 
 impl<'g, 'a> General<'g, 'a> {

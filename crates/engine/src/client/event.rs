@@ -1084,7 +1084,7 @@ mod tests {
         );
         assert_eq!(round_trip(IgnoreReason::all()), 5 + ALL_ERROR_CODES.len());
         // The 23 reactions are 23 different sentences.
-        let texts: std::collections::BTreeSet<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();
+        let texts: crate::collections::Set<&str> = Reaction::ALL.iter().map(|r| r.text()).collect();
         assert_eq!(texts.len(), Reaction::ALL.len());
         assert!(serde_json::from_str::<Reaction>("\"shrug\"").is_err());
     }

@@ -4,7 +4,7 @@
 //! generation: `maybeLeaveGroup` and the generation resets (reference §8.2-§8.4).
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 
 use super::{
     clamp_i32, ClientEvent, CommitMode, CommitReason, Consumer, IgnoreReason, InFlight, MemberState,
@@ -46,7 +46,7 @@ pub(super) struct Revocation {
 #[derive(Clone, Debug)]
 pub(super) struct PendingAssignment {
     pub(super) generation: i32,
-    pub(super) partitions: BTreeSet<TopicPartition>,
+    pub(super) partitions: Set<TopicPartition>,
 }
 
 impl Consumer {
@@ -357,7 +357,7 @@ impl Consumer {
             .collect();
         // The leader's metadata for every topic the group subscribes to (a topic that does not
         // exist yet is remembered with 0 partitions, so its creation is noticed).
-        let group_topics: BTreeSet<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
+        let group_topics: Set<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
         let snapshot: Map<String, i32> = btree_map(
             group_topics
                 .iter()
@@ -411,7 +411,7 @@ impl Consumer {
         let e = r.error_code;
         match e {
             ErrorCode::None => {
-                let partitions: BTreeSet<TopicPartition> = btree_set(r.assignment.partitions.iter().cloned());
+                let partitions: Set<TopicPartition> = btree_set(r.assignment.partitions.iter().cloned());
                 self.events.push_back(ClientEvent::AssignmentReceived {
                     generation_id: self.generation,
                     partitions: partitions.iter().cloned().collect(),
@@ -464,7 +464,7 @@ impl Consumer {
     }
 
     /// Kafka: `ConsumerCoordinator.onJoinComplete` (§8.2 step 3, §8.3 step 4).
-    pub(super) fn on_join_complete(&mut self, now: SimTime, assigned: BTreeSet<TopicPartition>) {
+    pub(super) fn on_join_complete(&mut self, now: SimTime, assigned: Set<TopicPartition>) {
         self.join_prepare = JoinPrepare::Start;
         self.assignment_generation = self.generation;
         let revoked: Vec<TopicPartition> = self.owned.difference(&assigned).cloned().collect();

@@ -53,7 +53,8 @@ mod join;
 mod timers;
 
 use crate::collections::Map;
-use std::collections::{BTreeSet, VecDeque};
+use crate::collections::Set;
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -184,7 +185,7 @@ pub struct Consumer {
     pending_assignment: Option<PendingAssignment>,
 
     // ------------------------------------------------------------------------------- partitions
-    owned: BTreeSet<TopicPartition>,
+    owned: Set<TopicPartition>,
     /// The generation whose assignment `owned` comes from (-1 before the first).
     assignment_generation: i32,
     /// Fetch positions of owned partitions; a partition without one needs OffsetFetch.
@@ -254,7 +255,7 @@ impl Consumer {
             assignment_snapshot: None,
             joined_subscription: Vec::new(),
             pending_assignment: None,
-            owned: BTreeSet::new(),
+            owned: Set::new(),
             assignment_generation: NO_GENERATION,
             positions: Map::new(),
             processed: Map::new(),
@@ -593,7 +594,7 @@ impl Consumer {
     }
 
     /// The partitions it owns.
-    pub fn owned(&self) -> &BTreeSet<TopicPartition> {
+    pub fn owned(&self) -> &Set<TopicPartition> {
         &self.owned
     }
 

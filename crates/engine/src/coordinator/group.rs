@@ -2,8 +2,8 @@
 //! operations on it that do not need the coordinator's timers or outbox.
 
 use crate::collections::Map;
+use crate::collections::Set;
 use std::borrow::Borrow;
-use std::collections::BTreeSet;
 use std::ops::Index;
 
 use super::hash::{hash_of, HashIndex};
@@ -78,7 +78,7 @@ impl Member {
     }
 
     /// Kafka: `ClassicGroupMember.vote` — the first of its own protocols that every member supports.
-    fn vote<'a>(&'a self, candidates: &BTreeSet<&str>) -> Option<&'a str> {
+    fn vote<'a>(&'a self, candidates: &Set<&str>) -> Option<&'a str> {
         self.protocols
             .iter()
             .map(|p| p.name.as_str())
@@ -237,13 +237,13 @@ pub(crate) struct Group {
     /// `group.instance.id` → member id.
     pub(crate) static_members: Map<String, String>,
     /// Ids handed out with MEMBER_ID_REQUIRED that have not joined yet.
-    pub(crate) pending_join: BTreeSet<String>,
-    pub(crate) pending_sync: BTreeSet<String>,
+    pub(crate) pending_join: Set<String>,
+    pub(crate) pending_sync: Set<String>,
     pub(crate) num_awaiting_join: usize,
     /// Protocol name → how many members support it.
     pub(crate) supported_protocols: Map<String, usize>,
     pub(crate) new_member_added: bool,
-    pub(crate) subscribed_topics: Option<BTreeSet<String>>,
+    pub(crate) subscribed_topics: Option<Set<String>>,
     pub(crate) offsets: Map<TopicPartition, CommittedOffset>,
     pub(crate) next_member_seq: u64,
     pub(crate) next_join_seq: u64,
@@ -266,8 +266,8 @@ impl Group {
             leader: None,
             members: MemberMap::default(),
             static_members: Map::new(),
-            pending_join: BTreeSet::new(),
-            pending_sync: BTreeSet::new(),
+            pending_join: Set::new(),
+            pending_sync: Set::new(),
             num_awaiting_join: 0,
             supported_protocols: Map::new(),
             new_member_added: false,
@@ -470,7 +470,7 @@ impl Group {
     /// facts: `range` beats `roundrobin` and `sticky` beats `range` in a tie.
     pub(crate) fn select_protocol(&self) -> (Option<String>, Vec<(String, u32)>) {
         let n = self.members.len();
-        let candidates: BTreeSet<&str> = btree_set(
+        let candidates: Set<&str> = btree_set(
             self.supported_protocols
                 .iter()
                 .filter(|(_, c)| **c == n)
@@ -496,15 +496,15 @@ impl Group {
     }
 
     /// Kafka: `ClassicGroup.computeSubscribedTopics` — only for the `consumer` protocol type.
-    pub(crate) fn compute_subscribed_topics(&self) -> Option<BTreeSet<String>> {
+    pub(crate) fn compute_subscribed_topics(&self) -> Option<Set<String>> {
         if self.protocol_type.as_deref() != Some(CONSUMER_PROTOCOL_TYPE) {
             return None;
         }
         if self.members.is_empty() {
-            return Some(BTreeSet::new());
+            return Some(Set::new());
         }
         let protocol = self.protocol_name.as_deref()?;
-        let mut topics = BTreeSet::new();
+        let mut topics = Set::new();
         for m in self.members.values() {
             for t in m.metadata_for(protocol).topics {
                 topics.insert(t);

@@ -14,7 +14,7 @@
 mod facts;
 mod narration;
 
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -399,7 +399,7 @@ impl Lesson {
         if self.steps.is_empty() {
             return Err(err("steps", "a lesson needs at least one step"));
         }
-        let mut ids = BTreeSet::new();
+        let mut ids = Set::new();
         for (i, s) in self.steps.iter().enumerate() {
             let at = format!("steps[{i}]");
             if s.id.trim().is_empty() {
@@ -442,7 +442,7 @@ impl Lesson {
 
     /// Checks that every consumer the lesson names exists in `scenario`.
     pub fn check_scenario(&self, scenario: &Scenario) -> Result<(), LessonError> {
-        let mut names: BTreeSet<String> = scenario.consumers.iter().filter_map(|c| c.name.clone()).collect();
+        let mut names: Set<String> = scenario.consumers.iter().filter_map(|c| c.name.clone()).collect();
         for a in &scenario.actions {
             if let ActionSpec::AddConsumer { consumer, .. } = a {
                 if let Some(n) = &consumer.name {

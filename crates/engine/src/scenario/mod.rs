@@ -12,7 +12,7 @@ pub use kip848::{ScriptedAssignmentSpec, MAX_ASSIGNMENT_INTERVAL_MS};
 pub use preload::PreloadedGroup;
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -967,8 +967,8 @@ impl Scenario {
         }
 
         // Topics, in time order, to check actions that refer to them.
-        let mut topic_names: BTreeSet<String> = BTreeSet::new();
-        let mut ever_topics: BTreeSet<String> = BTreeSet::new();
+        let mut topic_names: Set<String> = Set::new();
+        let mut ever_topics: Set<String> = Set::new();
         for (i, t) in self.topics.iter().enumerate() {
             let at = vec![key("topics"), Seg::Index(i)];
             if t.name.is_empty() {
@@ -1001,7 +1001,7 @@ impl Scenario {
         }
 
         // Consumers.
-        let mut names: BTreeSet<String> = BTreeSet::new();
+        let mut names: Set<String> = Set::new();
         for (i, c) in self.consumers.iter().enumerate() {
             let at = vec![key("consumers"), Seg::Index(i)];
             self.check_consumer(c, &at, &ever_topics, &mut names, &mut ps);
@@ -1020,7 +1020,7 @@ impl Scenario {
         sort_by_key(&mut order, |&i| self.actions[i].at_ms());
         let mut partitions: Map<String, i32> =
             btree_map(self.topics.iter().map(|t| (t.name.clone(), t.partitions)));
-        let mut known: BTreeSet<String> = names.clone();
+        let mut known: Set<String> = names.clone();
         // Consumers added by actions count as known for every action (the check below is in time order).
         for i in order {
             let a = &self.actions[i];
@@ -1178,8 +1178,8 @@ impl Scenario {
         &self,
         c: &ConsumerSpec,
         at: &[Seg],
-        topics: &BTreeSet<String>,
-        names: &mut BTreeSet<String>,
+        topics: &Set<String>,
+        names: &mut Set<String>,
         ps: &mut Vec<Problem>,
     ) {
         let field = |f: &str| [at.to_vec(), vec![key(f)]].concat();
@@ -1695,7 +1695,7 @@ fn check_subscription_size(ps: &mut Vec<Problem>, path: Vec<Seg>, s: &Subscripti
     }
 }
 
-fn check_subscription(s: &Subscription, at: &[Seg], topics: &BTreeSet<String>, ps: &mut Vec<Problem>) {
+fn check_subscription(s: &Subscription, at: &[Seg], topics: &Set<String>, ps: &mut Vec<Problem>) {
     match s {
         Subscription::Topics(ts) => {
             if ts.is_empty() {

@@ -9,7 +9,7 @@
 //! member in `UNREVOKED_PARTITIONS` gets its revocation deadline.
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 
 use serde::{Deserialize, Serialize};
 
@@ -420,7 +420,7 @@ fn check_topic_names(ps: &mut Vec<Problem>, at: &[Seg], names: &[String]) {
     }
 }
 
-fn check_id(ps: &mut Vec<Problem>, at: Vec<Seg>, id: &str, what: &str, seen: &mut BTreeSet<String>) {
+fn check_id(ps: &mut Vec<Problem>, at: Vec<Seg>, id: &str, what: &str, seen: &mut Set<String>) {
     if id.is_empty() {
         ps.push(problem(at.clone(), format!("{what} must not be empty")));
     }
@@ -440,7 +440,7 @@ fn check_positive_ms(ps: &mut Vec<Problem>, at: Vec<Seg>, v: Option<i32>) {
 
 fn check_offsets(ps: &mut Vec<Problem>, at: &[Seg], offsets: &[OffsetSpec], metadata_max: usize) {
     at_most(ps, at.to_vec(), offsets.len(), MAX_PRELOADED_OFFSETS, "offsets");
-    let mut seen = BTreeSet::new();
+    let mut seen = Set::new();
     for (i, o) in offsets.iter().enumerate() {
         let at_i = [at.to_vec(), vec![Seg::Index(i)]].concat();
         if o.topic.is_empty() {
@@ -504,7 +504,7 @@ pub(super) fn problems(s: &Scenario, ps: &mut Vec<Problem>) {
     let n = cc.offsets_topic_num_partitions.max(1);
     let home = partition_for(&s.group_id, n);
     let topics: Map<String, i32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
-    let mut ids = BTreeSet::new();
+    let mut ids = Set::new();
     for (gi, g) in s.preloaded_groups.iter().enumerate() {
         let at = [base.clone(), vec![Seg::Index(gi)]].concat();
         let id = g.group_id(s);
@@ -583,8 +583,8 @@ fn classic_problems(
             ));
         }
     }
-    let mut ids = BTreeSet::new();
-    let mut instances = BTreeSet::new();
+    let mut ids = Set::new();
+    let mut instances = Set::new();
     let mut owners = Map::new();
     for (i, m) in g.members.iter().enumerate() {
         let at_m = [path(at, &["members"]), vec![Seg::Index(i)]].concat();
@@ -659,8 +659,8 @@ fn consumer_problems(ps: &mut Vec<Problem>, at: &[Seg], g: &ConsumerGroupSpec, t
             ));
         }
     }
-    let mut ids = BTreeSet::new();
-    let mut instances = BTreeSet::new();
+    let mut ids = Set::new();
+    let mut instances = Set::new();
     let mut owners = Map::new();
     for (i, m) in g.members.iter().enumerate() {
         let at_m = [path(at, &["members"]), vec![Seg::Index(i)]].concat();

@@ -51,7 +51,6 @@ mod view;
 mod wiring;
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +148,7 @@ pub struct Simulation {
     processed: Map<String, Map<i32, RangeSet>>,
     ended: bool,
     /// Each consumer's next timer, indexed by time (so an instant only visits due consumers).
-    consumer_deadlines: BTreeSet<(SimTime, usize)>,
+    consumer_deadlines: std::collections::BTreeSet<(SimTime, usize)>,
     consumer_deadline: Vec<Option<SimTime>>,
     /// Which consumer listens on each connection (the current one of each consumer only).
     connection_owner: Map<ConnectionId, usize>,
@@ -291,7 +290,7 @@ impl Simulation {
             next_seq: 1,
             processed: Map::new(),
             ended: false,
-            consumer_deadlines: BTreeSet::new(),
+            consumer_deadlines: std::collections::BTreeSet::new(),
             consumer_deadline: Vec::new(),
             connection_owner: Map::new(),
             cluster,

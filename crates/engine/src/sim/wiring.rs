@@ -3,7 +3,7 @@
 //! delivery, routing, and pumping each state machine's outputs into the network and the log).
 //! Brokers and delivery live together because they call each other.
 
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::sync::Arc;
 
 use super::{LogLevel, NetworkEvent, SimEvent, SimEventKind, Simulation, WorldEvent};
@@ -53,7 +53,7 @@ impl Simulation {
         self.pump_cluster();
         if !graceful {
             // Its connections drop: every consumer talking to it sees a disconnect.
-            let mut talking: BTreeSet<ConnectionId> = btree_set(
+            let mut talking: Set<ConnectionId> = btree_set(
                 self.network
                     .in_flight()
                     .filter(|m| m.to == Endpoint::Broker(broker) || m.from == Endpoint::Broker(broker))

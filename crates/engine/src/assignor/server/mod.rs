@@ -52,7 +52,7 @@ mod homogeneous;
 mod range;
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::fmt;
 use std::str::FromStr;
 
@@ -189,7 +189,7 @@ pub enum SubscriptionType {
 /// The subscription type of `members` (Kafka: `ModernGroup.subscriptionType`: homogeneous iff every
 /// subscribed name has as many subscribers as there are members). Repeated member ids count once.
 pub fn subscription_type(members: &[MemberSpec]) -> SubscriptionType {
-    let mut seen = BTreeSet::new();
+    let mut seen = Set::new();
     let mut sets = members
         .iter()
         .filter(|m| seen.insert(m.member_id.as_str()))
@@ -243,7 +243,7 @@ pub(super) type Owners = Vec<Vec<i64>>;
 
 impl<'a> Spec<'a> {
     fn new(partitions_per_topic: &'a Map<String, i32>, all_members: &'a [MemberSpec]) -> Self {
-        let mut seen = BTreeSet::new();
+        let mut seen = Set::new();
         let mut members: Vec<&MemberSpec> = all_members
             .iter()
             .filter(|m| seen.insert(m.member_id.as_str()))
@@ -290,7 +290,7 @@ impl<'a> Spec<'a> {
 
         // Previous targets: existing partitions only; the first member (in member order) to claim a
         // partition keeps it.
-        let mut claimed: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); topics.len()];
+        let mut claimed: Vec<Set<u32>> = vec![Set::new(); topics.len()];
         let previous = members
             .iter()
             .map(|spec| {

@@ -5,7 +5,7 @@
 //! reactions to the response.
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 
 use super::{ConsumerMemberState, ConsumerProtocolEvent, Membership};
 use crate::client::{ClientEvent, Consumer, IgnoreReason, InFlight, Reaction};
@@ -131,7 +131,7 @@ impl Consumer {
         let rebalance_timeout_ms = i32::try_from(self.cfg.max_poll_interval_ms).unwrap_or(i32::MAX);
         let (names, regex) = match &self.cfg.subscription {
             Subscription::Topics(ts) => {
-                let set: BTreeSet<&String> = ts.iter().collect();
+                let set: Set<&String> = ts.iter().collect();
                 (Some(set.into_iter().cloned().collect::<Vec<_>>()), None)
             }
             Subscription::Pattern(p) => (None, Some(p.clone())),
@@ -270,7 +270,7 @@ impl Consumer {
         let Some(assignment) = r.assignment else {
             return;
         };
-        let parts: BTreeSet<TopicPartition> = assignment
+        let parts: Set<TopicPartition> = assignment
             .topic_partitions
             .iter()
             .flat_map(|t| {
@@ -381,7 +381,7 @@ impl Consumer {
 
 /// Owned partitions as the heartbeat's `TopicPartitions` (topic ids are topic names here).
 pub(in crate::client) fn owned_by_topic(
-    owned: &BTreeSet<TopicPartition>,
+    owned: &Set<TopicPartition>,
 ) -> Vec<ConsumerGroupHeartbeatTopicPartitions> {
     let mut by: Map<&str, Vec<i32>> = Map::new();
     for tp in owned {

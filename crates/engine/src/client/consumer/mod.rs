@@ -24,7 +24,7 @@ mod leave;
 mod reconcile;
 mod state;
 
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,7 @@ pub(crate) struct Membership {
     /// leaving).
     pub(super) epoch: i32,
     /// The latest assignment the coordinator sent (`currentTargetAssignment`), `None` before one.
-    pub(super) target: Option<BTreeSet<TopicPartition>>,
+    pub(super) target: Option<Set<TopicPartition>>,
     /// Kafka's `LocalAssignment.localEpoch` of the target: bumped whenever a different assignment
     /// arrives (-1: none yet).
     pub(super) target_local_epoch: i64,
@@ -333,7 +333,7 @@ impl Consumer {
     }
 
     /// The latest assignment the coordinator sent (`None` before one, and for a classic consumer).
-    pub fn target_assignment(&self) -> Option<&BTreeSet<TopicPartition>> {
+    pub fn target_assignment(&self) -> Option<&Set<TopicPartition>> {
         self.kip848().and_then(|m| m.target.as_ref())
     }
 

@@ -2,7 +2,7 @@
 //! `ConsumerGroupMember`), as the coordinator keeps it next to its classic groups.
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 
 use crate::assignor::server::ServerAssignor;
 use crate::coordinator::records::{
@@ -155,7 +155,7 @@ impl ConsumerMember {
     /// The topics it subscribes to: its names, plus the topics of `metadata` its regex matches
     /// (resolved at once here; Kafka resolves regexes asynchronously, reference §5 step 6).
     pub(crate) fn subscribed_topics(&self, metadata: &Map<String, i32>) -> Vec<String> {
-        let mut topics: BTreeSet<String> = self.subscribed_topic_names.iter().cloned().collect();
+        let mut topics: Set<String> = self.subscribed_topic_names.iter().cloned().collect();
         if let Some(p) = self
             .subscribed_topic_regex
             .as_deref()
@@ -313,7 +313,7 @@ impl ConsumerGroup {
     /// topic's id, name, partition count and racks; here name and partition count, FNV-1a 64, topics
     /// in name order; unknown topics do not count).
     pub(crate) fn compute_metadata_hash(&self, metadata: &Map<String, i32>) -> u64 {
-        let mut topics = BTreeSet::new();
+        let mut topics = Set::new();
         for m in self.members.values() {
             topics.extend(m.subscribed_topics(metadata));
         }

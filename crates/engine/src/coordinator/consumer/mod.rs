@@ -23,7 +23,7 @@
 //! ([`crate::protocol::TopicId`]); the coordinator translates at the edge.
 
 use crate::collections::Map;
-use std::collections::BTreeSet;
+use crate::collections::Set;
 
 mod epochs;
 pub(crate) mod group;
@@ -39,7 +39,7 @@ pub use view::{ConsumerGroupMemberView, ConsumerGroupView};
 /// Partitions by topic: topic name → partition numbers. The shape of Kafka's
 /// `Map<Uuid, Set<Integer>>` assignments. In normal form no topic maps to an empty set; the
 /// functions of this module and of [`crate::assignor::server`] return normal forms.
-pub type Partitions = Map<String, BTreeSet<i32>>;
+pub type Partitions = Map<String, Set<i32>>;
 
 /// `partitions` without empty topics.
 pub(crate) fn normalized(mut partitions: Partitions) -> Partitions {

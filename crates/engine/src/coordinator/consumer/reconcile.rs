@@ -1,7 +1,7 @@
 //! The reconciliation engine: one member's step towards its target assignment (Kafka:
 //! `modern.consumer.CurrentAssignmentBuilder`, 4.1 behaviour; reference §3.2).
 
-use std::collections::BTreeSet;
+use crate::collections::Set;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -242,7 +242,7 @@ impl CurrentAssignmentBuilder<'_> {
     /// Kafka's `computeNextAssignment(memberEpoch, member.assignedPartitions())`.
     fn compute_next(&self, epoch: i32) -> CurrentAssignment {
         let member = self.member;
-        let empty = BTreeSet::new();
+        let empty = Set::new();
         let mut kept_all = Partitions::new();
         let mut revoke_all = Partitions::new();
         let mut grant_all = Partitions::new();
