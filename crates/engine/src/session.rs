@@ -760,7 +760,7 @@ impl Session {
 }
 
 /// Each partition's owner in a target assignment, sorted by partition (a sorted list rather than
-/// another map type: one fewer B-tree instance in the bundle).
+/// another map type: one fewer map's code in the bundle).
 fn owners(of: &[(String, Vec<TopicPartition>)]) -> Vec<(&TopicPartition, &str)> {
     let mut list: Vec<(&TopicPartition, &str)> = of
         .iter()

@@ -137,8 +137,8 @@ pub struct Simulation {
     network: Network,
     /// What is due later, by time, then the order in which it was scheduled, with [`RELOAD`] set
     /// on reloads: every action runs before any reload of the same instant, however either was
-    /// scheduled. (One `u64` rather than a third key field: the same map type as elsewhere, so
-    /// the bundle carries no extra copy of the B-tree's code.)
+    /// scheduled (one `u64` rather than a third key field). A B-tree, not a
+    /// [`crate::collections::Map`]: entries come and go at every step, anywhere in time order.
     scheduled: std::collections::BTreeMap<(SimTime, u64), Scheduled>,
     next_scheduled: u64,
     log: Vec<SimEvent>,
