@@ -108,3 +108,58 @@ for (const [name, viewport, extra] of [
     await context.close();
   });
 }
+
+test('on a laptop, every panel of the side column holds its content: scrolled to, the event log is whole', async () => {
+  const { context, page, errors } = await openPage(browser, server.url, { viewport: { width: 1366, height: 850 } });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await addConsumers(page, 6);
+  await settledGroup(page, 6);
+  const log = page.getByRole('region', { name: 'Event log' });
+  // (A full log is a box of fixed size: see styles.css.)
+  await log.locator('.log-lines.is-full').waitFor({ state: 'attached' });
+  // Scrolled to, as a reader would: its lines are laid out then (panels out of sight are not),
+  // and so are the panels now in sight before it; the lines must stay where the scroll put them.
+  const lines = log.locator('.log-lines');
+  await lines.scrollIntoViewIfNeeded();
+  await log.locator('.log-line').first().waitFor();
+  // Until the layout has settled: the lines' place unchanged for 10 frames in a row.
+  await page.evaluate(
+    () =>
+      new Promise((ok) => {
+        let last = null;
+        let same = 0;
+        const frame = () => {
+          const top = document.querySelector('.log-lines').getBoundingClientRect().top;
+          same = top === last ? same + 1 : 0;
+          last = top;
+          if (same >= 10) ok();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+  assert.ok(await inView(page, lines, 0.9), `the log's lines are where the scroll put them: ${await whereIs(page, lines)}`);
+  const panels = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.app-col-side > .panel')].map((p) => {
+        const r = p.getBoundingClientRect();
+        return { name: p.className, top: r.top, height: r.height, content: p.scrollHeight };
+      }),
+    );
+  // Wait until the log's lines are in it (a frame after they are laid out), then check every
+  // panel: none is shorter than what it holds, and none starts inside the one before it.
+  await page.waitForFunction(() => {
+    const p = document.querySelector('.app-col-side > .event-log');
+    return p && p.getBoundingClientRect().height >= p.scrollHeight - 1;
+  }, null, { timeout: 20_000 }).catch(() => {});
+  const seen = await panels();
+  const logPanel = seen.find((p) => p.name.includes('event-log'));
+  assert.ok(logPanel, `the side column has the event log: ${JSON.stringify(seen)}`);
+  assert.ok(logPanel.height >= logPanel.content - 1, `the event log holds its lines: ${JSON.stringify(logPanel)}`);
+  for (let i = 1; i < seen.length; i++) {
+    const before = seen[i - 1];
+    assert.ok(seen[i].top >= before.top + before.height - 1, `${seen[i].name} starts after ${before.name}: ${JSON.stringify(seen)}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
