@@ -1,7 +1,7 @@
+use rebalance_engine::collections::{Map, Set};
 use std::rc::Rc;
 
 use rebalance_engine::sim::{SimEvent, SimEventKind};
-use rebalance_engine::sort::btree_set;
 use rebalance_engine::{EventKind, GroupState};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -100,12 +100,7 @@ pub fn EventLog() -> Html {
     // line, else the newest.
     let active = use_state(|| None::<u64>);
     // Each shown entry is copied out of the engine's log once, then shared between renders.
-    let cache = use_mut_ref(|| {
-        (
-            0usize,
-            rebalance_engine::collections::Map::<u64, Rc<SimEvent>>::new(),
-        )
-    });
+    let cache = use_mut_ref(|| (0usize, Map::<u64, Rc<SimEvent>>::new()));
     // A reset builds a new world whose entries are numbered from 1 again.
     let world_id = Rc::as_ptr(&pg.world) as usize;
     if cache.borrow().0 != world_id {
@@ -154,7 +149,7 @@ pub fn EventLog() -> Html {
             out.push((shared, state_at));
         }
         // Forget what is no longer shown (a reset starts numbering again).
-        let keep: rebalance_engine::collections::Set<u64> = btree_set(out.iter().map(|(e, _)| e.seq));
+        let keep: Set<u64> = Set::from_iter(out.iter().map(|(e, _)| e.seq));
         cache.borrow_mut().1.retain(|seq, _| keep.contains(seq));
         out
     };

@@ -23,6 +23,12 @@ fn seconds(ms: u64) -> String {
     format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }
 
+/// The time shown and the end of the session's recorded history, in ms.
+fn now_and_end(pg: &crate::state::PlaygroundContext) -> (u64, u64) {
+    let world = pg.world.borrow();
+    (world.now().as_millis(), world.horizon().as_millis())
+}
+
 /// The timeline.
 #[component]
 pub fn Timeline() -> Html {
@@ -89,10 +95,7 @@ fn TimelineTrack() -> Html {
     use_frame();
     let s = use_strings();
     let pg = use_playground();
-    let (now, end) = {
-        let world = pg.world.borrow();
-        (world.now().as_millis(), world.horizon().as_millis())
-    };
+    let (now, end) = now_and_end(&pg);
     let onseek = {
         let pg = pg.clone();
         Callback::from(move |e: InputEvent| {
@@ -167,10 +170,7 @@ fn TimelineTrack() -> Html {
 fn TimelineValue() -> Html {
     use_frame();
     let pg = use_playground();
-    let (now, end) = {
-        let world = pg.world.borrow();
-        (world.now().as_millis(), world.horizon().as_millis())
-    };
+    let (now, end) = now_and_end(&pg);
     html! {
         <span class="timeline-value"><span class="live-text timeline-value-text">{ format!("{} / {}", seconds(now), seconds(end)) }</span></span>
     }

@@ -139,20 +139,13 @@ test('on a laptop, every panel of the side column holds its content: scrolled to
       }),
   );
   assert.ok(await inView(page, lines, 0.9), `the log's lines are where the scroll put them: ${await whereIs(page, lines)}`);
-  const panels = () =>
-    page.evaluate(() =>
-      [...document.querySelectorAll('.app-col-side > .panel')].map((p) => {
-        const r = p.getBoundingClientRect();
-        return { name: p.className, top: r.top, height: r.height, content: p.scrollHeight };
-      }),
-    );
-  // Wait until the log's lines are in it (a frame after they are laid out), then check every
-  // panel: none is shorter than what it holds, and none starts inside the one before it.
-  await page.waitForFunction(() => {
-    const p = document.querySelector('.app-col-side > .event-log');
-    return p && p.getBoundingClientRect().height >= p.scrollHeight - 1;
-  }, null, { timeout: 20_000 }).catch(() => {});
-  const seen = await panels();
+  // Every panel: none is shorter than what it holds, and none starts inside the one before it.
+  const seen = await page.evaluate(() =>
+    [...document.querySelectorAll('.app-col-side > .panel')].map((p) => {
+      const r = p.getBoundingClientRect();
+      return { name: p.className, top: r.top, height: r.height, content: p.scrollHeight };
+    }),
+  );
   const logPanel = seen.find((p) => p.name.includes('event-log'));
   assert.ok(logPanel, `the side column has the event log: ${JSON.stringify(seen)}`);
   assert.ok(logPanel.height >= logPanel.content - 1, `the event log holds its lines: ${JSON.stringify(logPanel)}`);

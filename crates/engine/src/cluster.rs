@@ -53,7 +53,7 @@ use serde::{Deserialize, Serialize};
 use crate::coordinator::index::{KeyIds, LatestIndex};
 use crate::coordinator::records::Record;
 use crate::protocol::{ErrorCode, NodeId};
-use crate::sort::{btree_map, sort_by_key};
+use crate::sort::sort_by_key;
 use crate::time::{SimDuration, SimTime};
 
 /// The cluster's configuration, with Kafka's defaults where Kafka has one.
@@ -572,8 +572,8 @@ impl Cluster {
         let placement = place_replicas(config.brokers, offsets_partitions, config.replication_factor);
         let leaders = placement.iter().map(|r| r.first().copied()).collect();
         let replicas = placement[group_partition as usize].clone();
-        let logs = btree_map(replicas.iter().map(|b| (*b, ReplicaLog::default())));
-        let followers = btree_map(replicas[1..].iter().map(|b| (*b, Follower::new(SimTime::ZERO))));
+        let logs = Map::from_iter(replicas.iter().map(|b| (*b, ReplicaLog::default())));
+        let followers = Map::from_iter(replicas[1..].iter().map(|b| (*b, Follower::new(SimTime::ZERO))));
         let mut c = Self {
             brokers: (0..config.brokers)
                 .map(|_| BrokerState {
@@ -1232,7 +1232,7 @@ impl Cluster {
                 // nothing of the followers' LEOs yet.
                 let replicas = self.placement[p as usize].clone();
                 let now = self.now;
-                self.followers = btree_map(
+                self.followers = Map::from_iter(
                     replicas
                         .iter()
                         .filter(|b| **b != leader)

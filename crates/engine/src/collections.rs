@@ -519,6 +519,20 @@ mod tests {
     }
 
     #[test]
+    fn collecting_holds_what_a_btree_map_or_set_collects() {
+        for seed in 0..20 {
+            // Repeated keys, in no order: for a repeated key, the last value wins.
+            let pairs = || numbers(seed).take(300).enumerate().map(|(i, x)| (x % 50, i));
+            let map: Map<u64, usize> = pairs().collect();
+            let model: BTreeMap<u64, usize> = pairs().collect();
+            assert!(map.iter().eq(model.iter()), "{map:?} against {model:?}");
+            let set: Set<u64> = pairs().map(|(k, _)| k).collect();
+            let model: BTreeSet<u64> = pairs().map(|(k, _)| k).collect();
+            assert!(set.iter().eq(model.iter()), "{set:?} against {model:?}");
+        }
+    }
+
+    #[test]
     fn json_is_a_btree_map_s() {
         let model: BTreeMap<String, Vec<i32>> =
             [("orders".to_string(), vec![0, 1]), ("audit".to_string(), vec![])]

@@ -1,18 +1,16 @@
-//! Sorting, and building sorted collections, with one compiled sort for the whole program.
+//! Sorting, with one compiled sort for the whole program.
 //!
 //! The standard library's `sort_by` is generic over the element type and the comparator, and every
 //! closure is a type of its own: each call site compiles its own copy of the sort, about 4.5 KB of
-//! WebAssembly. `collect` into a `Set` sorts its input too, one more copy per element type
-//! (a [`Map`] inserts what it collects one at a time: see [`crate::collections`]). The functions here mean the same as their `std` namesakes (a stable sort) but share
-//! a single compiled sort: they sort the positions `0..n` with a comparator behind `&mut dyn FnMut`,
-//! then move the elements into that order. What is left per call site is the comparator and the few
-//! lines that move the elements.
+//! WebAssembly. (So does `collect` into a `BTreeMap` or `BTreeSet`; the engine's own
+//! [`crate::collections`] insert what they collect one at a time instead.) The functions here mean
+//! the same as their `std` namesakes (a stable sort) but share a single compiled sort: they sort the
+//! positions `0..n` with a comparator behind `&mut dyn FnMut`, then move the elements into that
+//! order. What is left per call site is the comparator and the few lines that move the elements.
 //!
 //! Use them in code that ships in the playground's bundle (the engine and the UI); tests may use
 //! `std`'s sorts freely.
 
-use crate::collections::Map;
-use crate::collections::Set;
 use std::cmp::Ordering;
 
 /// Sorts `v` in ascending order, keeping equal elements in their order (like `slice::sort`).
@@ -34,22 +32,6 @@ pub fn sort_by<T>(v: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
 /// `slice::sort_by_key`, the key is computed at every comparison).
 pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
-}
-
-/// Collects `(key, value)` pairs into a map by inserting them one at a time (for a repeated key,
-/// the last value wins): what `collect` into a `BTreeMap` builds, without its sort.
-pub fn btree_map<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> Map<K, V> {
-    let mut map = Map::new();
-    map.extend(entries);
-    map
-}
-
-/// Collects items into a set by inserting them one at a time. The set equals what `collect` builds,
-/// without `collect`'s sort.
-pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Set<T> {
-    let mut set = Set::new();
-    set.extend(items);
-    set
 }
 
 /// The one compiled sort: the positions `0..len`, stably sorted by `compare`.
@@ -173,25 +155,6 @@ mod tests {
             got.reverse();
             sort(&mut got);
             assert_eq!(got, ascending);
-        }
-    }
-
-    #[test]
-    fn btree_map_keeps_the_last_value_of_a_repeated_key_like_collect() {
-        for v in inputs() {
-            let pairs = || v.iter().map(|e| (e.0, e.1));
-            let expected: std::collections::BTreeMap<u64, usize> = pairs().collect();
-            let got = btree_map(pairs());
-            assert!(got.iter().eq(expected.iter()), "{got:?} against {expected:?}");
-        }
-    }
-
-    #[test]
-    fn btree_set_holds_what_collect_holds() {
-        for v in inputs() {
-            let keys = || v.iter().map(|e| e.0);
-            let expected: Set<u64> = keys().collect();
-            assert_eq!(btree_set(keys()), expected);
         }
     }
 }

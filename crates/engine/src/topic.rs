@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::TopicPartition;
 use crate::scenario::MAX_PARTITIONS;
-use crate::sort::{btree_map, sort};
+use crate::sort::sort;
 use crate::time::SimTime;
 
 // ------------------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ impl Topics {
 
     /// Topic name → partition count: what a metadata response tells a client.
     pub fn metadata(&self) -> Map<String, i32> {
-        btree_map(self.topics.iter().map(|(n, t)| (n.clone(), t.partitions())))
+        Map::from_iter(self.topics.iter().map(|(n, t)| (n.clone(), t.partitions())))
     }
 
     /// The log end offset of a partition at `now`, if it exists.

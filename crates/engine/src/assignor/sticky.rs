@@ -32,7 +32,7 @@ use crate::collections::Set;
 use std::collections::VecDeque;
 
 use super::Group;
-use crate::sort::{btree_set, sort, sort_by_key};
+use crate::sort::{sort, sort_by_key};
 
 /// Kafka's `AbstractStickyAssignor.DEFAULT_GENERATION`, the generation of a member that sends none.
 const DEFAULT_GENERATION: i32 = -1;
@@ -104,7 +104,7 @@ fn raw_claims(group: &Group<'_>) -> Vec<Vec<u32>> {
 /// Kafka compares the raw subscriptions, including topics without metadata, so a difference in
 /// such a topic also selects the general builder.
 fn all_subscriptions_equal(group: &Group<'_>) -> bool {
-    let topics = |i: usize| btree_set(group.members[i].topics.iter().map(String::as_str));
+    let topics = |i: usize| Set::from_iter(group.members[i].topics.iter().map(String::as_str));
     let first = topics(0);
     (1..group.members.len()).all(|i| topics(i) == first)
 }
@@ -348,7 +348,7 @@ impl<'g, 'a> General<'g, 'a> {
             by_load: group
                 .topics
                 .iter()
-                .map(|t| btree_set(t.subscribers.iter().map(|&m| (0, m))))
+                .map(|t| Set::from_iter(t.subscribers.iter().map(|&m| (0, m))))
                 .collect(),
             hint,
             revocation_required: false,

@@ -6,7 +6,7 @@ use crate::collections::Map;
 
 use super::{App, ClientEvent, Consumer, MemberState, PositionSource, Processing, Reaction, RecordRange};
 use crate::protocol::{Api, ErrorCode, OffsetFetchRequest, OffsetFetchResponse, Request, TopicPartition};
-use crate::sort::{btree_map, sort};
+use crate::sort::sort;
 use crate::time::{SimDuration, SimTime};
 use crate::topic::Topics;
 impl Consumer {
@@ -66,12 +66,12 @@ impl Consumer {
         // (Kafka: ConsumerCoordinator.rejoinNeededOrPending, assignmentSnapshot vs metadataSnapshot).
         if self.is_leader && self.state == MemberState::Stable {
             if let Some(snap) = &self.assignment_snapshot {
-                let now_view: Map<String, i32> = btree_map(
+                let now_view: Map<String, i32> = Map::from_iter(
                     snap.keys()
                         .filter_map(|t| self.metadata.get(t).map(|n| (t.clone(), *n))),
                 );
                 let snap_existing: Map<String, i32> =
-                    btree_map(snap.iter().filter(|(_, n)| **n > 0).map(|(t, n)| (t.clone(), *n)));
+                    Map::from_iter(snap.iter().filter(|(_, n)| **n > 0).map(|(t, n)| (t.clone(), *n)));
                 if now_view != snap_existing {
                     self.request_rejoin("the leader saw the group's topic metadata change");
                 }

@@ -16,7 +16,6 @@ use crate::protocol::{
     JoinGroupResponse, LeaveGroupRequest, MemberIdentity, Request, SyncGroupAssignment, SyncGroupRequest,
     SyncGroupResponse, TopicPartition, CONSUMER_PROTOCOL_TYPE, JOIN_GROUP_LATEST_VERSION, NO_GENERATION,
 };
-use crate::sort::{btree_map, btree_set};
 use crate::time::{SimDuration, SimTime};
 /// How far `onJoinPrepare` got for the next JoinGroup (it may have to wait for an OffsetCommit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,13 +356,13 @@ impl Consumer {
             .collect();
         // The leader's metadata for every topic the group subscribes to (a topic that does not
         // exist yet is remembered with 0 partitions, so its creation is noticed).
-        let group_topics: Set<String> = btree_set(members.iter().flat_map(|m| m.topics.iter().cloned()));
-        let snapshot: Map<String, i32> = btree_map(
+        let group_topics: Set<String> = Set::from_iter(members.iter().flat_map(|m| m.topics.iter().cloned()));
+        let snapshot: Map<String, i32> = Map::from_iter(
             group_topics
                 .iter()
                 .map(|t| (t.clone(), self.metadata.get(t).copied().unwrap_or(0))),
         );
-        let partitions: Map<String, i32> = btree_map(
+        let partitions: Map<String, i32> = Map::from_iter(
             snapshot
                 .iter()
                 .filter(|(_, n)| **n > 0)
@@ -411,7 +410,7 @@ impl Consumer {
         let e = r.error_code;
         match e {
             ErrorCode::None => {
-                let partitions: Set<TopicPartition> = btree_set(r.assignment.partitions.iter().cloned());
+                let partitions: Set<TopicPartition> = Set::from_iter(r.assignment.partitions.iter().cloned());
                 self.events.push_back(ClientEvent::AssignmentReceived {
                     generation_id: self.generation,
                     partitions: partitions.iter().cloned().collect(),

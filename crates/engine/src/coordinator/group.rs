@@ -12,7 +12,7 @@ use crate::protocol::{
     ConnectionId, ConsumerAssignment, ConsumerSubscription, GroupState, JoinGroupProtocol,
     JoinGroupResponseMember, TopicPartition, CONSUMER_PROTOCOL_TYPE,
 };
-use crate::sort::{btree_set, sort_by_key};
+use crate::sort::sort_by_key;
 use crate::time::SimTime;
 
 /// Where a parked (long-poll) response must go.
@@ -470,7 +470,7 @@ impl Group {
     /// facts: `range` beats `roundrobin` and `sticky` beats `range` in a tie.
     pub(crate) fn select_protocol(&self) -> (Option<String>, Vec<(String, u32)>) {
         let n = self.members.len();
-        let candidates: Set<&str> = btree_set(
+        let candidates: Set<&str> = Set::from_iter(
             self.supported_protocols
                 .iter()
                 .filter(|(_, c)| **c == n)

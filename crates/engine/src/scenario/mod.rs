@@ -24,7 +24,7 @@ use crate::coordinator::CoordinatorConfig;
 use crate::network::NetworkConfig;
 use crate::protocol::{NodeId, Request};
 use crate::sim::action::Action;
-use crate::sort::{btree_map, sort_by_key};
+use crate::sort::sort_by_key;
 use crate::time::SimTime;
 use crate::topic::{Pattern, Subscription};
 
@@ -1019,7 +1019,7 @@ impl Scenario {
         let mut order: Vec<usize> = (0..self.actions.len()).collect();
         sort_by_key(&mut order, |&i| self.actions[i].at_ms());
         let mut partitions: Map<String, i32> =
-            btree_map(self.topics.iter().map(|t| (t.name.clone(), t.partitions)));
+            Map::from_iter(self.topics.iter().map(|t| (t.name.clone(), t.partitions)));
         let mut known: Set<String> = names.clone();
         // Consumers added by actions count as known for every action (the check below is in time order).
         for i in order {

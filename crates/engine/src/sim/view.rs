@@ -15,7 +15,6 @@ use crate::coordinator::consumer::ConsumerGroupView;
 use crate::coordinator::{Coordinator, GroupSnapshot};
 use crate::network::Message;
 use crate::protocol::{DescribedGroup, NodeId, TopicPartition};
-use crate::sort::btree_map;
 use crate::time::SimTime;
 use crate::topic::{Subscription, Topics};
 
@@ -227,7 +226,7 @@ impl Simulation {
 
     /// The group's committed offsets.
     pub fn committed_offsets(&self) -> Map<TopicPartition, i64> {
-        btree_map(
+        Map::from_iter(
             self.coordinator()
                 .committed_offsets(&self.group_id)
                 .into_iter()
@@ -410,7 +409,7 @@ impl Simulation {
 
     /// Duplicates processed by each consumer.
     pub fn duplicates(&self) -> Map<String, u64> {
-        btree_map(
+        Map::from_iter(
             self.consumers
                 .iter()
                 .map(|s| (s.consumer.name().to_owned(), s.duplicates)),

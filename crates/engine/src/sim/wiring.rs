@@ -12,7 +12,6 @@ use crate::cluster::{Cluster, ClusterEvent};
 use crate::coordinator::{Coordinator, CoordinatorConfig};
 use crate::network::{Endpoint, Message, Payload};
 use crate::protocol::{ConnectionId, ErrorCode, NodeId};
-use crate::sort::btree_set;
 
 impl Simulation {
     /// Where a request for "any broker" goes: the first live broker (broker 0 if all are down:
@@ -53,7 +52,7 @@ impl Simulation {
         self.pump_cluster();
         if !graceful {
             // Its connections drop: every consumer talking to it sees a disconnect.
-            let mut talking: Set<ConnectionId> = btree_set(
+            let mut talking: Set<ConnectionId> = Set::from_iter(
                 self.network
                     .in_flight()
                     .filter(|m| m.to == Endpoint::Broker(broker) || m.from == Endpoint::Broker(broker))

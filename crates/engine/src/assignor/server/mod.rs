@@ -59,7 +59,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::java::string_compare;
-use crate::sort::{btree_map, btree_set, sort, sort_by};
+use crate::sort::{sort, sort_by};
 
 pub use crate::coordinator::consumer::Partitions;
 
@@ -193,7 +193,7 @@ pub fn subscription_type(members: &[MemberSpec]) -> SubscriptionType {
     let mut sets = members
         .iter()
         .filter(|m| seen.insert(m.member_id.as_str()))
-        .map(|m| btree_set(m.subscribed_topics.iter().map(String::as_str)));
+        .map(|m| Set::from_iter(m.subscribed_topics.iter().map(String::as_str)));
     match sets.next() {
         Some(first) if sets.any(|s| s != first) => SubscriptionType::Heterogeneous,
         _ => SubscriptionType::Homogeneous,
@@ -327,7 +327,7 @@ impl<'a> Spec<'a> {
     }
 
     fn to_assignment(&self, owners: &Owners) -> GroupAssignment {
-        let mut assignment: GroupAssignment = btree_map(
+        let mut assignment: GroupAssignment = Map::from_iter(
             self.members
                 .iter()
                 .map(|m| (m.member_id.clone(), Partitions::new())),

@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::coordinator::version::KafkaRelease;
 use crate::protocol::ErrorCode;
-use crate::sort::btree_set;
 
 use super::{normalized, MemberState, Partitions};
 
@@ -248,7 +247,7 @@ impl CurrentAssignmentBuilder<'_> {
         let mut grant_all = Partitions::new();
         let mut has_unreleased = false;
 
-        let topics = btree_set(self.target.keys().chain(member.assigned_partitions.keys()));
+        let topics = Set::from_iter(self.target.keys().chain(member.assigned_partitions.keys()));
         for topic in topics {
             let unsubscribed = self
                 .subscription()
@@ -260,9 +259,9 @@ impl CurrentAssignmentBuilder<'_> {
             let current = member.assigned_partitions.get(topic).unwrap_or(&empty);
             let own_pending = member.partitions_pending_revocation.get(topic).unwrap_or(&empty);
 
-            let kept = btree_set(current.intersection(target).copied());
-            let revoke = btree_set(current.difference(&kept).copied());
-            let mut grant = btree_set(target.difference(&kept).copied());
+            let kept = Set::from_iter(current.intersection(target).copied());
+            let revoke = Set::from_iter(current.difference(&kept).copied());
+            let mut grant = Set::from_iter(target.difference(&kept).copied());
             let before = grant.len();
             grant.retain(|&p| (self.partition_epoch)(topic, p) == -1 || own_pending.contains(&p));
             has_unreleased |= grant.len() < before;
