@@ -20,6 +20,8 @@ import { ROOT, DIST, launchBrowser, serveDist, tookOver, median } from './harnes
 
 const LOADS = Number(process.env.LOADS ?? 10);
 const FRAMES_MS = Number(process.env.FRAMES_MS ?? 20_000);
+/** The Cargo profile of the playground's wasm (index.html's `data-cargo-profile-release`). */
+const WASM_PROFILE = 'wasm-release';
 
 
 /**
@@ -56,12 +58,19 @@ async function bundleSize(dir) {
   return { total, parts, html };
 }
 
-/** The playground's `[profile.release]` section, so that the comparison crates build the same way. */
+/**
+ * The playground's `[profile.release]` and `[profile.wasm-release]` sections (its wasm builds with
+ * the second), so that the comparison crates build the same way.
+ */
 async function releaseProfile() {
   const manifest = await readFile(join(ROOT, 'Cargo.toml'), 'utf8');
-  const section = manifest.match(/^\[profile\.release\]\n(?:.+\n?)*/m); // up to its first blank line
-  if (!section) throw new Error('Cargo.toml has no [profile.release] section');
-  return section[0];
+  return ['release', WASM_PROFILE]
+    .map((name) => {
+      const section = manifest.match(new RegExp(`^\\[profile\\.${name}\\]\\n(?:.+\\n?)*`, 'm')); // up to its first blank line
+      if (!section) throw new Error(`Cargo.toml has no [profile.${name}] section`);
+      return section[0];
+    })
+    .join('\n');
 }
 
 /** The version of `name` in the playground's Cargo.lock. */
@@ -177,13 +186,13 @@ pub fn run(json: &str, until: u64) -> String {
 `,
   });
   const target = process.env.CARGO_TARGET_DIR ? join(process.env.CARGO_TARGET_DIR, 'bench-engine-only') : join(ENGINE_ONLY, 'target');
-  execFileSync('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--quiet'], {
+  execFileSync('cargo', ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '--quiet'], {
     cwd: ENGINE_ONLY,
     stdio: 'inherit',
     env: { ...process.env, CARGO_TARGET_DIR: target, CARGO_NET_OFFLINE: 'true' },
   });
   const out = join(ENGINE_ONLY, 'out');
-  execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', out, join(target, 'wasm32-unknown-unknown', 'release', 'engine_only.wasm')]);
+  execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', out, join(target, 'wasm32-unknown-unknown', WASM_PROFILE, 'engine_only.wasm')]);
   // The flags index.html gives Trunk's wasm-opt.
   const html = await readFile(join(ROOT, 'index.html'), 'utf8');
   const params = (html.match(/data-wasm-opt-params="([^"]*)"/) ?? [])[1] ?? '';
