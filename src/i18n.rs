@@ -144,7 +144,7 @@ pub struct StageStrings {
     pub loading: &'static str,
     /// "crashed".
     pub crashed: &'static str,
-    /// "replica of __consumer_offsets-{p}".
+    /// "replica" (of the group's `__consumer_offsets` partition, named under it).
     pub replica: &'static str,
     /// The word beside the crown.
     pub leader: &'static str,

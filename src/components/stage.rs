@@ -262,7 +262,6 @@ pub fn Stage() -> Html {
     let brokers = view.brokers.iter().filter_map(|b| {
         let &(_, (x, y), w) = layout.brokers.iter().find(|(node, ..)| *node == b.node)?;
         let name = fill(s.stage.broker, &[("n", &b.node.0.to_string())]);
-        let p = view.group.partition.to_string();
         let status = if !b.alive {
             s.stage.crashed.to_owned()
         } else if b.coordinates_group {
@@ -272,13 +271,21 @@ pub fn Stage() -> Html {
                 None => s.stage.unloaded.to_owned(),
             }
         } else if b.holds_group_partition {
-            fill(s.stage.replica, &[("p", &p)])
+            s.stage.replica.to_owned()
         } else {
             String::new()
         };
+        // The group's partition, named in the label of a live broker that leads or follows it, and
+        // under the coordinator's role (a follower's box is too narrow for it on a phone).
+        let partition = (b.alive && (b.coordinates_group || b.holds_group_partition))
+            .then(|| format!("__consumer_offsets-{}", view.group.partition));
         let is_selected = selected == Some(Selection::Broker(b.node));
         let onclick = select(Selection::Broker(b.node));
-        let label = format!("{name}, {status}");
+        let label = match &partition {
+            Some(partition) => format!("{name}, {status}, {partition}"),
+            None => format!("{name}, {status}"),
+        };
+        let partition = partition.filter(|_| b.coordinates_group);
         Some(html! {
             <g key={format!("b{}", b.node.0)} class={classes!("stage-broker", (!b.alive).then_some("is-down"),
                     b.coordinates_group.then_some("is-coordinator"), is_selected.then_some("is-selected"))}
@@ -289,10 +296,8 @@ pub fn Stage() -> Html {
                     height={fmt(2.0 * BROKER_H + 12.0)} rx="14" aria-hidden="true" />
                 <text class="stage-broker-name" y="-14" text-anchor="middle">{ name }</text>
                 <text class="stage-broker-role" y="6" text-anchor="middle">{ status }</text>
-                if b.coordinates_group && b.alive {
-                    <text class="stage-broker-partition" y="26" text-anchor="middle">
-                        { format!("__consumer_offsets-{}", view.group.partition) }
-                    </text>
+                if let Some(partition) = partition {
+                    <text class="stage-broker-partition" y="26" text-anchor="middle">{ partition }</text>
                 }
             </g>
         })

@@ -90,7 +90,7 @@ pub(super) const STRINGS: Strings = Strings {
         unloaded: "not leading",
         loading: "loading",
         crashed: "crashed",
-        replica: "replica of -{p}",
+        replica: "replica",
         leader: "leader",
         session_ring: "session timeout countdown",
         poll_ring: "max.poll.interval countdown",

@@ -91,7 +91,7 @@ pub(super) const STRINGS: Strings = Strings {
         unloaded: "未担任领导者",
         loading: "加载中",
         crashed: "已崩溃",
-        replica: "-{p} 的副本",
+        replica: "副本",
         leader: "领导者",
         session_ring: "会话超时倒计时",
         poll_ring: "max.poll.interval 倒计时",

@@ -195,7 +195,7 @@ test('crashing the coordinator broker moves the coordinator; the group finds it 
   await coordinator.filter({ hasNotText: before }).waitFor({ timeout: 30_000 });
   await settledGroup(page, 3);
   // Every running consumer talks to the new coordinator.
-  await page.getByRole('button', { name: /, group coordinator$/ }).waitFor();
+  await page.getByRole('button', { name: /, group coordinator, __consumer_offsets-30$/ }).waitFor();
   await screenshot(page, 'coordinator-crashed');
   await page.getByRole('button', { name: `Restart ${before}` }).click();
   await page.getByRole('button', { name: `Crash ${before}` }).waitFor();
@@ -212,6 +212,8 @@ test('the replication panel shows each replica\'s LEO and the HW, and both move 
   const panel = page.getByRole('region', { name: 'Replication: __consumer_offsets-30' });
   const replicas = panel.getByRole('table', { name: 'Replicas of __consumer_offsets-30' });
   assert.equal(await replicas.getByRole('row').count(), 4, 'a header row and three replicas');
+  // On the stage, the two followers are named as replicas of the partition, for a screen reader too.
+  assert.equal(await page.getByRole('button', { name: /^broker \d, replica, __consumer_offsets-30$/ }).count(), 2);
   const leader = replicas.getByRole('row').filter({ hasText: 'leader' });
   assert.equal(await leader.count(), 1, 'one leader, said in words');
   assert.equal(await replicas.getByRole('row').filter({ hasText: 'in the ISR' }).count(), 3);
