@@ -44,3 +44,41 @@ test('a pasted Kafka log replays from t=0 and a click on a log line goes to its 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/**
+ * The storm log as a production log shows it: without the group's creation (its first 20 lines),
+ * the group already at generation 137 (every generation raised by 136).
+ */
+function midLife(storm) {
+  return storm
+    .split('\n')
+    .slice(20)
+    .map((l) => l.replace(/(generation |generationId=)(\d+)/g, (_, k, g) => `${k}${Number(g) + 136}`))
+    .join('\n');
+}
+
+test('a log that begins with the group already formed replays with the log\'s generations', async () => {
+  const { context, page, errors } = await openPage(browser, server.url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const share = page.getByRole('region', { name: 'Share and save' });
+  const log = midLife(await readFile(join(ROOT, 'lessons', '16-rebalance-storm.log'), 'utf8'));
+  await share.getByText('Import a log', { exact: true }).click();
+  await share.getByLabel('Log lines').fill(log);
+  await share.getByRole('button', { name: 'Replay this log' }).click();
+  const panel = page.getByTestId('imported');
+  await panel.getByText('Replay of group orders-app', { exact: true }).waitFor();
+  // What the replay does first is said.
+  await waitForText(panel, /the log begins with the group already formed, at generation 137: the replay first forms it from an Empty group at generation 136/);
+  // At the log's second storm (its line 34: the poll timeout after generation 138), the replay's
+  // group is at the log's generation, 138.
+  const line = panel.locator('[title^="Line 34 at "]');
+  await line.scrollIntoViewIfNeeded();
+  assert.match(await line.textContent(), /Preparing to rebalance group orders-app .*old generation 138/);
+  await line.click();
+  assert.equal(await line.getAttribute('aria-current'), 'true');
+  await page.getByTestId('generation').filter({ hasText: /^138$/ }).waitFor();
+  await page.getByTestId('group-state').filter({ hasText: /^Stable$/ }).waitFor();
+  await screenshot(page, 'fromlog-mid-life');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

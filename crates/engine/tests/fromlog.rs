@@ -1,7 +1,9 @@
 //! The log reader on its own: line forms of each Kafka version (reference `kafka-log-lines.md`),
 //! and bounded memory on a large generated input (counted, not timed).
 
-use rebalance_engine::fromlog::{self, Importer, Milestone, MAX_ENTRIES};
+use rebalance_engine::fromlog::{self, check, Importer, Milestone, MAX_ENTRIES};
+use rebalance_engine::scenario::preload::ClassicGroupSpec;
+use rebalance_engine::scenario::PreloadedGroup;
 
 const GC: &str = "(kafka.coordinator.group.GroupCoordinator)";
 
@@ -122,4 +124,100 @@ fn classifies_what_a_user_pastes() {
         TextKind::Properties
     );
     assert_eq!(classify("hello world"), TextKind::Other);
+}
+
+/// The lesson's storm log as a production log would show it: without the group's creation (its
+/// first 20 lines), the group already at generation 137 (every generation raised by 136).
+fn storm_mid_life() -> String {
+    const RAISE: i64 = 136;
+    let storm = include_str!("../../../lessons/16-rebalance-storm.log");
+    let mut out = String::new();
+    for line in storm.lines().skip(20) {
+        let mut rest = line;
+        while let Some(i) = ["generation ", "generationId="]
+            .iter()
+            .filter_map(|k| rest.find(k).map(|i| i + k.len()))
+            .min()
+        {
+            let digits = rest[i..].bytes().take_while(u8::is_ascii_digit).count();
+            out.push_str(&rest[..i]);
+            if digits > 0 {
+                let g: i64 = rest[i..i + digits].parse().unwrap();
+                out.push_str(&(g + RAISE).to_string());
+            }
+            rest = &rest[i + digits..];
+        }
+        out.push_str(rest);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn a_log_that_begins_with_the_group_formed_is_replayed_with_its_generations_and_times() {
+    let text = storm_mid_life();
+    assert!(text.contains("generationId=137") && !text.contains("generation 0 "));
+    let r = fromlog::from_text(&text).unwrap();
+    // The replay forms the group first, from an Empty group one generation below the log's, with
+    // the two consumers the log shows in it; the log's first line comes once it is Stable.
+    assert_eq!(
+        r.scenario.preloaded_groups,
+        [PreloadedGroup::Classic(ClassicGroupSpec {
+            generation: Some(136),
+            ..ClassicGroupSpec::default()
+        })]
+    );
+    let starts: Vec<(Option<&str>, Option<u64>)> = r
+        .scenario
+        .consumers
+        .iter()
+        .map(|c| (c.name.as_deref(), c.start_ms))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            (Some("consumer-orders-app-1"), Some(0)),
+            (Some("consumer-orders-app-2"), Some(0))
+        ]
+    );
+    assert!(r.lead_in_ms > 0);
+    assert_eq!(r.marks[0].at_ms, r.lead_in_ms);
+    let formed = r
+        .assumptions
+        .iter()
+        .find(|a| a.text.contains("already formed, at generation 137"))
+        .expect("the lead-in is said");
+    assert_eq!(formed.lines.len(), 1);
+    // Every milestone of the log, from generation 138 on, is the replay's, at its time.
+    let check = check::check(&r).unwrap();
+    assert_eq!(check.differences, 0, "{}", check::render(&r, &check));
+    let generations: Vec<i64> = r
+        .milestones
+        .iter()
+        .filter_map(|(_, _, m)| match m {
+            Milestone::Generation(g) => Some(*g),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(generations, [138, 139]);
+    // The replay's forming of the group, before the log's first line, is listed, not counted.
+    let before: Vec<&str> = check
+        .rows
+        .iter()
+        .filter(|row| row.log.is_none())
+        .map(|row| row.note.as_str())
+        .collect();
+    assert!(
+        !before.is_empty() && before.iter().all(|n| n.starts_with("before the log begins")),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn a_log_that_shows_the_group_created_has_no_lead_in() {
+    let r = fromlog::from_text(include_str!("../../../lessons/16-rebalance-storm.log")).unwrap();
+    assert_eq!(r.lead_in_ms, 0);
+    assert!(r.scenario.preloaded_groups.is_empty());
+    assert!(!r.assumptions.iter().any(|a| a.text.contains("already formed")));
+    assert_eq!(check::check(&r).unwrap().differences, 0);
 }

@@ -97,17 +97,40 @@ pub fn check(replay: &Replay) -> Result<Check, String> {
     let mut rows = Vec::new();
     let mut next = 0usize;
     let mut differences = 0;
+    // Before the log's first line, a replay with a lead-in forms the group the log begins with: what
+    // the log does not show of that is no difference.
+    let unshown = |t: u64, m: &Milestone, here: &str| {
+        if t <= replay.lead_in_ms && replay.lead_in_ms > 0 {
+            (
+                false,
+                format!("before the log begins: the replay forms the group ({m})"),
+            )
+        } else {
+            (true, format!("the log does not show {m}{here}"))
+        }
+    };
+    // (A milestone of the log, at the lead-in or later, is never one of the forming group's.)
+    for (t, m) in sim.iter().take_while(|(t, _)| *t < replay.lead_in_ms) {
+        rows.push(Row {
+            log: None,
+            sim: Some(*t),
+            what: m.clone(),
+            note: unshown(*t, m, "").1,
+        });
+        next += 1;
+    }
     for (at, line, what) in &replay.milestones {
         let found = sim[next..].iter().position(|(_, m)| m == what).map(|j| next + j);
         match found {
             Some(j) => {
                 for (t, m) in &sim[next..j] {
-                    differences += 1;
+                    let (counts, note) = unshown(*t, m, " here");
+                    differences += usize::from(counts);
                     rows.push(Row {
                         log: None,
                         sim: Some(*t),
                         what: m.clone(),
-                        note: format!("the log does not show {m} here"),
+                        note,
                     });
                 }
                 let t = sim[j].0;
@@ -135,12 +158,13 @@ pub fn check(replay: &Replay) -> Result<Check, String> {
         }
     }
     for (t, m) in &sim[next..] {
-        differences += 1;
+        let (counts, note) = unshown(*t, m, " (it may end before it)");
+        differences += usize::from(counts);
         rows.push(Row {
             log: None,
             sim: Some(*t),
             what: m.clone(),
-            note: format!("the log does not show {m} (it may end before it)"),
+            note,
         });
     }
     if coordinator.as_ref().is_some_and(|c| !c.same()) {

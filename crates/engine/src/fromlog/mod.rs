@@ -72,7 +72,7 @@ pub struct Assumption {
 /// A recognised line, placed on the replay's timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogMark {
-    /// When, in the replay's time (ms from the first group line).
+    /// When, in the replay's time (ms from the first group line, plus the lead-in).
     pub at_ms: u64,
     /// Which line.
     pub line: LineRef,
@@ -110,6 +110,10 @@ pub struct Replay {
     pub marks: Vec<LogMark>,
     /// The group's milestones from the log: when, which line, what.
     pub milestones: Vec<(u64, LineRef, Milestone)>,
+    /// How far into the replay the log's first line is: 0, or, for a group formed before the log
+    /// begins, the time the replay takes to form it first (its milestones until then are not the
+    /// log's).
+    pub lead_in_ms: u64,
     /// Whether the group uses the consumer protocol (KIP-848).
     pub consumer_protocol: bool,
     /// The group's coordinator as the log shows it (a broker line's prefix, or a client's
@@ -395,14 +399,6 @@ impl Importer {
             .collect();
         crate::sort::sort_by_key(&mut entries, |e| (e.at, e.at_line));
         let story = story::build(&group, &entries);
-        let marks = entries
-            .iter()
-            .map(|e| LogMark {
-                at_ms: (e.at - story.t0).max(0) as u64,
-                line: e.at_line,
-                text: e.text.clone(),
-            })
-            .collect();
         let ctx = write::Context {
             files: &self.files,
             stats: &self.stats,
@@ -411,17 +407,28 @@ impl Importer {
             first_over_limit: self.first_over_limit,
             highest_broker: self.highest_broker,
         };
-        let (scenario, assumptions) = write::scenario(&story, &ctx);
+        let (scenario, assumptions, lead_in_ms) = write::scenario(&story, &ctx);
+        // The replay's time of a moment of the log.
+        let rel = |at: i64| ((at - story.t0).max(0) as u64).saturating_add(lead_in_ms);
+        let marks = entries
+            .iter()
+            .map(|e| LogMark {
+                at_ms: rel(e.at),
+                line: e.at_line,
+                text: e.text.clone(),
+            })
+            .collect();
         let milestones = story
             .milestones
             .iter()
-            .map(|(at, l, m)| ((at - story.t0).max(0) as u64, *l, m.clone()))
+            .map(|(at, l, m)| (rel(*at), *l, m.clone()))
             .collect();
         Ok(Replay {
             scenario,
             assumptions,
             marks,
             milestones,
+            lead_in_ms,
             consumer_protocol: story.consumer_protocol,
             coordinator: story.coordinator,
             files: self.files,

@@ -184,6 +184,9 @@ pub(crate) struct Person {
     pub topics: Vec<String>,
     /// Whether the name is a member id (no client id in the log).
     pub named_by_member_id: bool,
+    /// Whether the log shows it join as a new member (its first line about it is its startup or
+    /// the broker handing it a member id), rather than already in the group.
+    pub newcomer: bool,
     life: Life,
     last_assigned: Option<(i64, LineRef)>,
     /// The last line about it.
@@ -232,6 +235,9 @@ pub(crate) struct Story {
     pub version_hints: Vec<&'static str>,
     /// Lines that contradict what came before (at most 20 kept).
     pub contradictions: Vec<(String, Vec<LineRef>)>,
+    /// A classic group that already had a generation when the log begins (a production log
+    /// rarely starts with the group's creation): that generation and the first line that shows it.
+    pub formed: Option<(i64, LineRef)>,
 }
 
 /// `consumer-orders-app-1-6f1c2a9e-3b7d-4a0e-9a55-1c2d3e4f5a6b` → `consumer-orders-app-1`
@@ -298,7 +304,10 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         offsets_partition: None,
         version_hints: Vec::new(),
         contradictions: Vec::new(),
+        formed: None,
     };
+    // The group's generation at the first line that tells it.
+    let mut first_generation: Option<(i64, LineRef)> = None;
     let mut max_generation: Option<(i64, LineRef)> = None;
     let contradict = |story_c: &mut Vec<(String, Vec<LineRef>)>, text: String, lines: Vec<LineRef>| {
         if story_c.len() < 20 {
@@ -435,6 +444,7 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                     rebalance_timeout_ms: None,
                     topics: Vec::new(),
                     named_by_member_id: by_id,
+                    newcomer: false,
                     life: Life::Alive,
                     last_assigned: None,
                     last_at: at,
@@ -446,8 +456,33 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
                 p.instance = instance;
             }
             p.last_at = at;
+            if p.first_line == line {
+                p.newcomer = match &e.fact {
+                    Fact::Subscribed { .. } | Fact::MemberIdGiven { .. } | Fact::EpochJoin { .. } => true,
+                    Fact::Preparing { reason: Some(r), .. } => matches!(reason_member(r), Some((_, "new"))),
+                    _ => false,
+                };
+            }
             Some(i)
         });
+        if first_generation.is_none() {
+            first_generation = match &e.fact {
+                // The rebalance starts from the group's generation.
+                Fact::Preparing { old_generation, .. } => Some(*old_generation),
+                Fact::Stabilized { generation, .. }
+                | Fact::Empty { generation }
+                | Fact::Dead { generation }
+                | Fact::AssignmentReceived { generation, .. }
+                | Fact::Joined { generation, .. }
+                | Fact::Synced { generation }
+                | Fact::LeaderAssigned {
+                    generation: Some(generation),
+                    ..
+                } => Some(*generation),
+                _ => None,
+            }
+            .map(|g| (g, line));
+        }
         // Version hints.
         let hint = match (&e.fact, e.text.contains("(__consumer_offsets-")) {
             (Fact::Preparing { .. } | Fact::Stabilized { .. }, true) => {
@@ -739,6 +774,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         if let Some(p) = e.offsets_partition {
             story.offsets_partition.get_or_insert((p, line));
         }
+    }
+    if !story.consumer_protocol {
+        story.formed = first_generation.filter(|(g, _)| *g >= 1);
     }
     story
 }

@@ -11,6 +11,8 @@ use std::str::FromStr;
 
 use crate::assignor::Strategy;
 use crate::client::GroupProtocol;
+use crate::scenario::preload::{ClassicGroupSpec, MAX_PRELOADED_EPOCH};
+use crate::scenario::PreloadedGroup;
 use crate::scenario::{
     ActionSpec, ClusterSettings, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS,
     MAX_END_MS, MAX_TEXT_CHARS, SCENARIO_VERSION,
@@ -42,10 +44,67 @@ pub(crate) struct Context<'a> {
     pub highest_broker: Option<(i32, LineRef)>,
 }
 
-pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assumption>) {
+/// The scenario, its assumptions, and its lead-in: how far into the replay the log's first line
+/// is (0 unless the group was formed before the log begins, see [`lead_in`]).
+pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assumption>, u64) {
+    match story.formed {
+        None => {
+            let (scenario, assumed) = build(story, ctx, None);
+            (scenario, assumed, 0)
+        }
+        Some(_) => match lead_in(&build(story, ctx, Some(0)).0, story) {
+            Some(lead) => {
+                let (scenario, assumed) = build(story, ctx, Some(lead));
+                (scenario, assumed, lead)
+            }
+            None => {
+                let (scenario, assumed) = build(story, ctx, None);
+                (scenario, assumed, 0)
+            }
+        },
+    }
+}
+
+/// When the replay's group of the consumers already in it at the log's start (without the log's
+/// newcomers and actions) is first Stable: the lead-in, so that the log's first line comes once
+/// the replay's group is formed as the log's was. `None` if it never is within a minute.
+fn lead_in(probe: &Scenario, story: &Story) -> Option<u64> {
+    use crate::coordinator::event::EventKind;
+    use crate::protocol::GroupState;
+    const WITHIN_MS: u64 = 60_000;
+    let mut probe = probe.clone();
+    probe.actions.clear();
+    probe.consumers.retain(|c| {
+        story
+            .people
+            .iter()
+            .any(|p| !p.newcomer && c.name.as_deref() == Some(p.name.as_str()))
+    });
+    probe.end_ms = WITHIN_MS;
+    let group = probe.group_id.clone();
+    let mut session = crate::session::Session::new(probe).ok()?;
+    session.run_to(crate::time::SimTime(WITHIN_MS));
+    session.log().iter().find_map(|e| match &e.kind {
+        crate::sim::SimEventKind::Coordinator {
+            event:
+                EventKind::StateChanged {
+                    group_id,
+                    to: GroupState::Stable,
+                    ..
+                },
+            ..
+        } if *group_id == group => Some(e.at.0),
+        _ => None,
+    })
+}
+
+/// `lead`: `None` for a group the log shows from its creation; `Some(ms)` for one formed before
+/// the log begins, replayed by starting the consumers already in it at 0 and the log `ms` later.
+fn build(story: &Story, ctx: &Context<'_>, lead: Option<u64>) -> (Scenario, Vec<Assumption>) {
     let mut assumed: Vec<Assumption> = Vec::new();
     let mut say = |text: String, lines: Vec<LineRef>| assumed.push(Assumption { text, lines });
-    let rel = |at: i64| (at - story.t0).max(0) as u64;
+    let shift = lead.unwrap_or(0);
+    let rel = |at: i64| ((at - story.t0).max(0) as u64).saturating_add(shift);
 
     // ------------------------------------------------------------------ the log as a whole
     if !ctx.other_groups.is_empty() {
@@ -214,6 +273,40 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         format!("the processing time of a batch is not in the log: {PROCESSING_MS} ms assumed (where a poll timeout shows a longer one, that consumer's is said below)"),
         Vec::new(),
     );
+    // A group formed before the log begins: the replay forms it first, from an Empty group one
+    // generation below the log's (so that its generations are the log's), with the consumers the
+    // log shows already in it; the log's first line comes once it is Stable.
+    let mut preloaded_groups = Vec::new();
+    if let (Some(lead), Some((generation, line))) = (lead, story.formed) {
+        let below = i32::try_from(generation - 1)
+            .ok()
+            .filter(|g| (1..=MAX_PRELOADED_EPOCH).contains(g));
+        if let Some(g) = below {
+            preloaded_groups.push(PreloadedGroup::Classic(ClassicGroupSpec {
+                generation: Some(g),
+                ..ClassicGroupSpec::default()
+            }));
+        }
+        let members: Vec<&str> = story
+            .people
+            .iter()
+            .take(MAX_CONSUMERS)
+            .filter(|p| !p.newcomer)
+            .map(|p| p.name.as_str())
+            .collect();
+        say(
+            format!(
+                "the log begins with the group already formed, at generation {generation}: the replay first forms it{from} with the consumers already in it ({}), and the log's first line is at {:.3} s of the replay, once it is Stable",
+                members.join(", "),
+                lead as f64 / 1000.0,
+                from = match below {
+                    Some(g) => format!(" from an Empty group at generation {g}"),
+                    None => String::new(),
+                },
+            ),
+            vec![line],
+        );
+    }
 
     // ------------------------------------------------------------------ consumers and actions
     let mut consumers: Vec<ConsumerSpec> = Vec::new();
@@ -230,7 +323,12 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
     }
     let mut session_default_said = false;
     for p in people {
-        let start = rel(p.first_at);
+        // In a group formed before the log, a consumer already in it starts at 0.
+        let start = if lead.is_some() && !p.newcomer {
+            0
+        } else {
+            rel(p.first_at)
+        };
         let mut spec = ConsumerSpec {
             name: Some(p.name.clone()),
             start_ms: Some(start),
@@ -576,7 +674,7 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
         topics,
         consumers,
         actions,
-        preloaded_groups: Vec::new(),
+        preloaded_groups,
         mode: None,
     };
     (scenario, assumed)
