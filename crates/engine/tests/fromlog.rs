@@ -2,7 +2,7 @@
 //! and bounded memory on a large generated input (counted, not timed).
 
 use rebalance_engine::fromlog::{self, check, Importer, Milestone, MAX_ENTRIES};
-use rebalance_engine::scenario::preload::ClassicGroupSpec;
+use rebalance_engine::scenario::preload::{ClassicGroupSpec, ConsumerGroupSpec};
 use rebalance_engine::scenario::PreloadedGroup;
 
 const GC: &str = "(kafka.coordinator.group.GroupCoordinator)";
@@ -220,4 +220,46 @@ fn a_log_that_shows_the_group_created_has_no_lead_in() {
     assert!(r.scenario.preloaded_groups.is_empty());
     assert!(!r.assumptions.iter().any(|a| a.text.contains("already formed")));
     assert_eq!(check::check(&r).unwrap().differences, 0);
+}
+
+#[test]
+fn a_consumer_group_log_that_begins_at_an_epoch_keeps_its_epochs() {
+    // §3's example, a member joining a 4.1 group at epoch 7, then fenced after its session timeout.
+    const GMM: &str = "(org.apache.kafka.coordinator.group.GroupMetadataManager)";
+    const PREFIX: &str =
+        "INFO [GroupCoordinator id=2 topic=__consumer_offsets partition=5] [GroupId orders-app]";
+    let text = format!(
+        "[2025-09-01 10:05:12,401] {PREFIX} Member q3kV0cVbQ6iX7m1dYk2nJw joins the consumer group using the consumer protocol. {GMM}\n\
+         [2025-09-01 10:05:12,402] {PREFIX} Bumped group epoch to 8 with metadata hash -4322158093185447651. {GMM}\n\
+         [2025-09-01 10:05:12,402] {PREFIX} Computed a new target assignment for epoch 8 with 'uniform' assignor in 0ms. {GMM}\n\
+         [2025-09-01 10:06:02,410] {PREFIX} Member q3kV0cVbQ6iX7m1dYk2nJw fenced from the group because the member session expired. {GMM}\n\
+         [2025-09-01 10:06:02,411] {PREFIX} Bumped group epoch to 9 with metadata hash 11. {GMM}\n"
+    );
+    let r = fromlog::from_text(&text).unwrap();
+    assert!(r.consumer_protocol);
+    // The joining member is new: no lead-in; the replay's group starts Empty at epoch 7.
+    assert_eq!(r.lead_in_ms, 0);
+    assert_eq!(
+        r.scenario.preloaded_groups,
+        [PreloadedGroup::Consumer(ConsumerGroupSpec {
+            group_epoch: 7,
+            ..ConsumerGroupSpec::default()
+        })]
+    );
+    assert!(r
+        .assumptions
+        .iter()
+        .any(|a| a.text.starts_with("the log begins with the group at group epoch 7: the replay's group starts as an Empty group at group epoch 7")));
+    // So the join is the log's bump to 8, and the fence its bump to 9.
+    let check = check::check(&r).unwrap();
+    let epochs: Vec<(Option<u64>, &Milestone)> = check.rows.iter().map(|row| (row.sim, &row.what)).collect();
+    assert!(
+        matches!(
+            epochs[..],
+            [(Some(_), Milestone::Epoch(8)), (Some(_), Milestone::Epoch(9))]
+        ),
+        "{}",
+        check::render(&r, &check)
+    );
+    assert!(check.rows[0].note.is_empty(), "{}", check::render(&r, &check));
 }

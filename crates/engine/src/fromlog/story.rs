@@ -235,8 +235,9 @@ pub(crate) struct Story {
     pub version_hints: Vec<&'static str>,
     /// Lines that contradict what came before (at most 20 kept).
     pub contradictions: Vec<(String, Vec<LineRef>)>,
-    /// A classic group that already had a generation when the log begins (a production log
-    /// rarely starts with the group's creation): that generation and the first line that shows it.
+    /// A group that already had a generation (classic) or a group epoch (consumer protocol) when
+    /// the log begins, as a production log rarely starts with the group's creation: that
+    /// generation or epoch, and the first line that shows it.
     pub formed: Option<(i64, LineRef)>,
 }
 
@@ -306,8 +307,9 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
         contradictions: Vec::new(),
         formed: None,
     };
-    // The group's generation at the first line that tells it.
+    // The group's generation, and its group epoch, at the first line that tells it.
     let mut first_generation: Option<(i64, LineRef)> = None;
+    let mut first_epoch: Option<(i64, LineRef)> = None;
     let mut max_generation: Option<(i64, LineRef)> = None;
     let contradict = |story_c: &mut Vec<(String, Vec<LineRef>)>, text: String, lines: Vec<LineRef>| {
         if story_c.len() < 20 {
@@ -469,16 +471,26 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             first_generation = match &e.fact {
                 // The rebalance starts from the group's generation.
                 Fact::Preparing { old_generation, .. } => Some(*old_generation),
-                Fact::Stabilized { generation, .. }
-                | Fact::Empty { generation }
+                // The log shows the generation made: the group had the one before.
+                Fact::Stabilized { generation, .. } | Fact::Joined { generation, .. } => Some(generation - 1),
+                // The generation is already made when the log begins.
+                Fact::Empty { generation }
                 | Fact::Dead { generation }
                 | Fact::AssignmentReceived { generation, .. }
-                | Fact::Joined { generation, .. }
                 | Fact::Synced { generation }
                 | Fact::LeaderAssigned {
                     generation: Some(generation),
                     ..
                 } => Some(*generation),
+                _ => None,
+            }
+            .map(|g| (g, line));
+        }
+        if first_epoch.is_none() {
+            first_epoch = match &e.fact {
+                // The bump is from the group's epoch.
+                Fact::EpochBumped { epoch } => Some(epoch - 1),
+                Fact::TargetComputed { epoch, .. } => Some(*epoch),
                 _ => None,
             }
             .map(|g| (g, line));
@@ -775,9 +787,13 @@ pub(crate) fn build(group: &str, entries: &[Entry]) -> Story {
             story.offsets_partition.get_or_insert((p, line));
         }
     }
-    if !story.consumer_protocol {
-        story.formed = first_generation.filter(|(g, _)| *g >= 1);
-    }
+    // A new classic group is at generation 0; a new consumer group at epoch 0 (Kafka 4.0-4.2) or 1
+    // (4.3+), so only an epoch of 2 or more tells a group formed before.
+    story.formed = if story.consumer_protocol {
+        first_epoch.filter(|(e, _)| *e >= 2)
+    } else {
+        first_generation.filter(|(g, _)| *g >= 1)
+    };
     story
 }
 

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use crate::assignor::Strategy;
 use crate::client::GroupProtocol;
-use crate::scenario::preload::{ClassicGroupSpec, MAX_PRELOADED_EPOCH};
+use crate::scenario::preload::{ClassicGroupSpec, ConsumerGroupSpec, MAX_PRELOADED_EPOCH};
 use crate::scenario::PreloadedGroup;
 use crate::scenario::{
     ActionSpec, ClusterSettings, ConsumerSpec, CoordinatorSettings, Scenario, TopicSpec, MAX_CONSUMERS,
@@ -45,30 +45,37 @@ pub(crate) struct Context<'a> {
 }
 
 /// The scenario, its assumptions, and its lead-in: how far into the replay the log's first line
-/// is (0 unless the group was formed before the log begins, see [`lead_in`]).
+/// is. For a group formed before the log begins, the replay's group starts Empty at a generation
+/// (or epoch) below the log's; with consumers the log shows already in it, the replay first forms
+/// it with them, and the log's first line comes once that group is Stable ([`lead_in`]).
 pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assumption>, u64) {
-    match story.formed {
+    let Some((at, _)) = story.formed else {
+        let (scenario, assumed) = build(story, ctx, None, None);
+        return (scenario, assumed, 0);
+    };
+    let members = story.people.iter().take(MAX_CONSUMERS).any(|p| !p.newcomer);
+    let probed = if members {
+        lead_in(&build(story, ctx, Some(0), Some(at)).0, story)
+    } else {
+        None
+    };
+    match probed {
+        Some((lead, added)) => {
+            let (scenario, assumed) = build(story, ctx, Some(lead), Some(at - added));
+            (scenario, assumed, lead)
+        }
         None => {
-            let (scenario, assumed) = build(story, ctx, None);
+            let (scenario, assumed) = build(story, ctx, None, Some(at));
             (scenario, assumed, 0)
         }
-        Some(_) => match lead_in(&build(story, ctx, Some(0)).0, story) {
-            Some(lead) => {
-                let (scenario, assumed) = build(story, ctx, Some(lead));
-                (scenario, assumed, lead)
-            }
-            None => {
-                let (scenario, assumed) = build(story, ctx, None);
-                (scenario, assumed, 0)
-            }
-        },
     }
 }
 
 /// When the replay's group of the consumers already in it at the log's start (without the log's
-/// newcomers and actions) is first Stable: the lead-in, so that the log's first line comes once
-/// the replay's group is formed as the log's was. `None` if it never is within a minute.
-fn lead_in(probe: &Scenario, story: &Story) -> Option<u64> {
+/// newcomers and actions) is first Stable, and how many generations (or epochs) forming it added:
+/// the lead-in. `None` if it is never Stable within a minute.
+fn lead_in(probe: &Scenario, story: &Story) -> Option<(u64, i64)> {
+    use crate::coordinator::consumer::ConsumerGroupState;
     use crate::coordinator::event::EventKind;
     use crate::protocol::GroupState;
     const WITHIN_MS: u64 = 60_000;
@@ -84,23 +91,42 @@ fn lead_in(probe: &Scenario, story: &Story) -> Option<u64> {
     let group = probe.group_id.clone();
     let mut session = crate::session::Session::new(probe).ok()?;
     session.run_to(crate::time::SimTime(WITHIN_MS));
-    session.log().iter().find_map(|e| match &e.kind {
-        crate::sim::SimEventKind::Coordinator {
-            event:
-                EventKind::StateChanged {
-                    group_id,
-                    to: GroupState::Stable,
-                    ..
-                },
-            ..
-        } if *group_id == group => Some(e.at.0),
-        _ => None,
-    })
+    let mut added = 0;
+    for e in session.log() {
+        let crate::sim::SimEventKind::Coordinator { event, .. } = &e.kind else {
+            continue;
+        };
+        match event {
+            EventKind::GenerationChanged { group_id, .. }
+            | EventKind::ConsumerGroupEpochBumped { group_id, .. }
+                if *group_id == group =>
+            {
+                added += 1;
+            }
+            EventKind::StateChanged {
+                group_id,
+                to: GroupState::Stable,
+                ..
+            }
+            | EventKind::ConsumerGroupStateChanged {
+                group_id,
+                to: ConsumerGroupState::Stable,
+                ..
+            } if *group_id == group => return Some((e.at.0, added)),
+            _ => {}
+        }
+    }
+    None
 }
 
-/// `lead`: `None` for a group the log shows from its creation; `Some(ms)` for one formed before
-/// the log begins, replayed by starting the consumers already in it at 0 and the log `ms` later.
-fn build(story: &Story, ctx: &Context<'_>, lead: Option<u64>) -> (Scenario, Vec<Assumption>) {
+/// `lead`: `Some(ms)` to start the consumers already in the group at 0 and the log `ms` later.
+/// `preload`: the generation (or epoch) of the Empty group the replay starts with.
+fn build(
+    story: &Story,
+    ctx: &Context<'_>,
+    lead: Option<u64>,
+    preload: Option<i64>,
+) -> (Scenario, Vec<Assumption>) {
     let mut assumed: Vec<Assumption> = Vec::new();
     let mut say = |text: String, lines: Vec<LineRef>| assumed.push(Assumption { text, lines });
     let shift = lead.unwrap_or(0);
@@ -273,39 +299,56 @@ fn build(story: &Story, ctx: &Context<'_>, lead: Option<u64>) -> (Scenario, Vec<
         format!("the processing time of a batch is not in the log: {PROCESSING_MS} ms assumed (where a poll timeout shows a longer one, that consumer's is said below)"),
         Vec::new(),
     );
-    // A group formed before the log begins: the replay forms it first, from an Empty group one
-    // generation below the log's (so that its generations are the log's), with the consumers the
-    // log shows already in it; the log's first line comes once it is Stable.
+    // A group formed before the log begins: the replay's group starts Empty at `preload`, so that
+    // its generations (or epochs) are the log's; with a lead-in, the consumers the log shows already
+    // in it form it first, and the log's first line comes once it is Stable.
     let mut preloaded_groups = Vec::new();
-    if let (Some(lead), Some((generation, line))) = (lead, story.formed) {
-        let below = i32::try_from(generation - 1)
+    if let (Some(at), Some((shown, line))) = (preload, story.formed) {
+        let kind = if consumer_protocol {
+            "group epoch"
+        } else {
+            "generation"
+        };
+        let epoch = i32::try_from(at)
             .ok()
             .filter(|g| (1..=MAX_PRELOADED_EPOCH).contains(g));
-        if let Some(g) = below {
-            preloaded_groups.push(PreloadedGroup::Classic(ClassicGroupSpec {
-                generation: Some(g),
-                ..ClassicGroupSpec::default()
-            }));
+        if let Some(g) = epoch {
+            preloaded_groups.push(if consumer_protocol {
+                PreloadedGroup::Consumer(ConsumerGroupSpec {
+                    group_epoch: g,
+                    ..ConsumerGroupSpec::default()
+                })
+            } else {
+                PreloadedGroup::Classic(ClassicGroupSpec {
+                    generation: Some(g),
+                    ..ClassicGroupSpec::default()
+                })
+            });
         }
-        let members: Vec<&str> = story
-            .people
-            .iter()
-            .take(MAX_CONSUMERS)
-            .filter(|p| !p.newcomer)
-            .map(|p| p.name.as_str())
-            .collect();
-        say(
-            format!(
-                "the log begins with the group already formed, at generation {generation}: the replay first forms it{from} with the consumers already in it ({}), and the log's first line is at {:.3} s of the replay, once it is Stable",
-                members.join(", "),
-                lead as f64 / 1000.0,
-                from = match below {
-                    Some(g) => format!(" from an Empty group at generation {g}"),
-                    None => String::new(),
-                },
+        let empty = match epoch {
+            Some(g) => format!("an Empty group at {kind} {g}"),
+            None => format!("a new group ({kind} {at} is past the highest a preloaded group may have)"),
+        };
+        let text = match lead {
+            Some(lead) => {
+                let members: Vec<&str> = story
+                    .people
+                    .iter()
+                    .take(MAX_CONSUMERS)
+                    .filter(|p| !p.newcomer)
+                    .map(|p| p.name.as_str())
+                    .collect();
+                format!(
+                    "the log begins with the group already formed, at {kind} {shown}: the replay first forms it from {empty} with the consumers already in it ({}), and the log's first line is at {:.3} s of the replay, once it is Stable",
+                    members.join(", "),
+                    lead as f64 / 1000.0,
+                )
+            }
+            None => format!(
+                "the log begins with the group at {kind} {shown}: the replay's group starts as {empty}, so that its {kind}s are the log's (the members it had before the log are not in it)"
             ),
-            vec![line],
-        );
+        };
+        say(text, vec![line]);
     }
 
     // ------------------------------------------------------------------ consumers and actions
