@@ -263,3 +263,27 @@ fn a_consumer_group_log_that_begins_at_an_epoch_keeps_its_epochs() {
     );
     assert!(check.rows[0].note.is_empty(), "{}", check::render(&r, &check));
 }
+
+#[test]
+fn a_large_formed_group_names_ten_of_its_members() {
+    const CC: &str = "(org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)";
+    let text: String = (0..20)
+        .map(|i| {
+            format!("[2024-05-01 10:00:00,{i:03}] INFO [Consumer clientId=c-{i:02}, groupId=big] Successfully synced group in generation Generation{{generationId=50, memberId='c-{i:02}-aaaa', protocol='range'}} {CC}\n")
+        })
+        .collect();
+    let r = fromlog::from_text(&text).unwrap();
+    assert_eq!(r.scenario.consumers.len(), 20);
+    assert!(r.scenario.consumers.iter().all(|c| c.start_ms == Some(0)));
+    let said = r
+        .assumptions
+        .iter()
+        .find(|a| a.text.contains("already formed, at generation 50"))
+        .expect("the lead-in is said");
+    assert!(
+        said.text
+            .contains("(c-00, c-01, c-02, c-03, c-04, c-05, c-06, c-07, c-08, c-09 and 10 more)"),
+        "{}",
+        said.text
+    );
+}

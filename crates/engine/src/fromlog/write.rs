@@ -331,6 +331,7 @@ fn build(
         };
         let text = match lead {
             Some(lead) => {
+                const NAMED: usize = 10;
                 let members: Vec<&str> = story
                     .people
                     .iter()
@@ -338,9 +339,12 @@ fn build(
                     .filter(|p| !p.newcomer)
                     .map(|p| p.name.as_str())
                     .collect();
+                let mut named = members.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
+                if members.len() > NAMED {
+                    named.push_str(&format!(" and {} more", members.len() - NAMED));
+                }
                 format!(
-                    "the log begins with the group already formed, at {kind} {shown}: the replay first forms it from {empty} with the consumers already in it ({}), and the log's first line is at {:.3} s of the replay, once it is Stable",
-                    members.join(", "),
+                    "the log begins with the group already formed, at {kind} {shown}: the replay first forms it from {empty} with the consumers already in it ({named}), and the log's first line is at {:.3} s of the replay, once it is Stable",
                     lead as f64 / 1000.0,
                 )
             }
