@@ -287,3 +287,34 @@ fn a_large_formed_group_names_ten_of_its_members() {
         said.text
     );
 }
+
+#[test]
+fn a_consumer_group_formed_with_members_before_the_log_is_formed_first_with_them() {
+    // Two members the log shows only when their sessions expire, in a group at epoch 11.
+    const GMM: &str = "(org.apache.kafka.coordinator.group.GroupMetadataManager)";
+    const PREFIX: &str =
+        "INFO [GroupCoordinator id=2 topic=__consumer_offsets partition=5] [GroupId orders-app]";
+    let text = format!(
+        "[2025-09-01 10:05:00,000] {PREFIX} Computed a new target assignment for epoch 11 with 'uniform' assignor in 0ms. {GMM}\n\
+         [2025-09-01 10:06:02,410] {PREFIX} Member AAAAAAAAAAAAAAAAAAAAAA fenced from the group because the member session expired. {GMM}\n\
+         [2025-09-01 10:06:02,411] {PREFIX} Bumped group epoch to 12 with metadata hash 11. {GMM}\n\
+         [2025-09-01 10:06:02,412] {PREFIX} Member BBBBBBBBBBBBBBBBBBBBBB fenced from the group because the member session expired. {GMM}\n\
+         [2025-09-01 10:06:02,413] {PREFIX} Bumped group epoch to 13 with metadata hash 11. {GMM}\n"
+    );
+    let r = fromlog::from_text(&text).unwrap();
+    assert!(r.lead_in_ms > 0);
+    assert!(r.scenario.consumers.iter().all(|c| c.start_ms == Some(0)));
+    let check = check::check(&r).unwrap();
+    let report = check::render(&r, &check);
+    // The replay's two joins are the epochs before the log's; its fences are the log's 12 and 13.
+    for epoch in [12, 13] {
+        assert!(
+            check
+                .rows
+                .iter()
+                .any(|row| row.log.is_some() && row.sim.is_some() && row.what == Milestone::Epoch(epoch)),
+            "{report}"
+        );
+    }
+    assert!(!report.contains("never reaches"), "{report}");
+}

@@ -1,9 +1,10 @@
 //! The scenario a story replays, and the assumptions it needs.
 //!
-//! Times are relative to the first line of the group (t = 0). Each consumer starts when it is first
-//! seen; a close is a `close`, a return after it a `restart`; a member removed after its session
-//! timeout went silent `session.timeout.ms` before (a `kill`, or a `pause` of heartbeats and polls
-//! if it comes back); a poll timeout is a batch that took longer than `max.poll.interval.ms` (a
+//! Times are relative to the first line of the group (t = 0), or, for a group formed before the log
+//! begins, to the end of a lead-in in which the consumers already in it form it (see [`scenario`]).
+//! Each other consumer starts when it is first seen; a close is a `close`, a return after it a
+//! `restart`; a member removed after its session timeout went silent `session.timeout.ms` before (a
+//! `kill`, or a `pause` of heartbeats and polls if it comes back); a poll timeout is a batch that took longer than `max.poll.interval.ms` (a
 //! `pause` of polls once, a `processing_ms` above it when it repeats); a static member replaced by
 //! a new process is a `kill` then a `restart`.
 
@@ -72,13 +73,14 @@ pub(crate) fn scenario(story: &Story, ctx: &Context<'_>) -> (Scenario, Vec<Assum
 }
 
 /// When the replay's group of the consumers already in it at the log's start (without the log's
-/// newcomers and actions) is first Stable, and how many generations (or epochs) forming it added:
-/// the lead-in. `None` if it is never Stable within a minute.
+/// newcomers and actions) is Stable with all of them, and how many generations (or epochs) forming
+/// it added: the lead-in. `None` if it never is within a minute.
 fn lead_in(probe: &Scenario, story: &Story) -> Option<(u64, i64)> {
     use crate::coordinator::consumer::ConsumerGroupState;
     use crate::coordinator::event::EventKind;
     use crate::protocol::GroupState;
     const WITHIN_MS: u64 = 60_000;
+    const STEP_MS: u64 = 100;
     let mut probe = probe.clone();
     probe.actions.clear();
     probe.consumers.retain(|c| {
@@ -88,11 +90,21 @@ fn lead_in(probe: &Scenario, story: &Story) -> Option<(u64, i64)> {
             .any(|p| !p.newcomer && c.name.as_deref() == Some(p.name.as_str()))
     });
     probe.end_ms = WITHIN_MS;
-    let group = probe.group_id.clone();
+    let (group, members) = (probe.group_id.clone(), probe.consumers.len());
     let mut session = crate::session::Session::new(probe).ok()?;
-    session.run_to(crate::time::SimTime(WITHIN_MS));
+    // The first moment, a step at a time, the group is Stable with every one of them.
+    let formed = (1..=WITHIN_MS / STEP_MS).map(|k| k * STEP_MS).find(|&t| {
+        session.run_to(crate::time::SimTime(t));
+        let view = session.group_view();
+        match &view.consumer {
+            Some(c) => c.state == ConsumerGroupState::Stable && c.members.len() >= members,
+            None => view.state == GroupState::Stable && view.members >= members,
+        }
+    })?;
+    // Then: when it last became Stable, and the bumps until then.
+    let mut stable_at = None;
     let mut added = 0;
-    for e in session.log() {
+    for e in session.log().iter().take_while(|e| e.at.0 <= formed) {
         let crate::sim::SimEventKind::Coordinator { event, .. } = &e.kind else {
             continue;
         };
@@ -112,11 +124,11 @@ fn lead_in(probe: &Scenario, story: &Story) -> Option<(u64, i64)> {
                 group_id,
                 to: ConsumerGroupState::Stable,
                 ..
-            } if *group_id == group => return Some((e.at.0, added)),
+            } if *group_id == group => stable_at = Some(e.at.0),
             _ => {}
         }
     }
-    None
+    Some((stable_at?, added))
 }
 
 /// `lead`: `Some(ms)` to start the consumers already in the group at 0 and the log `ms` later.
@@ -349,7 +361,7 @@ fn build(
                 )
             }
             None => format!(
-                "the log begins with the group at {kind} {shown}: the replay's group starts as {empty}, so that its {kind}s are the log's (the members it had before the log are not in it)"
+                "the log begins with the group at {kind} {shown}: the replay's group starts as {empty}, so that its {kind}s are the log's, and each consumer when the log first shows it"
             ),
         };
         say(text, vec![line]);
