@@ -4,6 +4,9 @@
 //! resolves lessons; the lesson files themselves are fetched when one is opened (Trunk copies
 //! `lessons/` next to the app), which keeps them out of the wasm bundle. A lesson that does not
 //! parse or resolve fails the build with the engine's error.
+//!
+//! With the `split` feature, for wasm, it also asks the linker to keep the app's relocations:
+//! `wasm-split-cli` reads them to cut the module at its split points (scripts/build-app.sh).
 
 use std::fmt::Write as _;
 use std::{env, fs, path::Path};
@@ -12,6 +15,11 @@ use rebalance_engine::lesson::Lesson;
 use rebalance_engine::Scenario;
 
 fn main() {
+    if env::var_os("CARGO_FEATURE_SPLIT").is_some()
+        && env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32")
+    {
+        println!("cargo::rustc-link-arg-bin=rebalance-playground=--emit-relocs");
+    }
     println!("cargo:rerun-if-changed=lessons");
     let mut ids: Vec<String> = fs::read_dir("lessons")
         .expect("the lessons/ folder")

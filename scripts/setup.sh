@@ -10,6 +10,7 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14          # Trunk 0.22 needs Rust 1.96
 BINARYEN_VERSION=132           # wasm-opt, from npm's binaryen package
+WASM_SPLIT_VERSION=0.2.4       # wasm-split-cli, from crates.io's wasm_split_cli_support
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -67,14 +68,23 @@ if ! grep -q "wasm_bindgen = \"$wb_version\"" Trunk.toml; then
   exit 1
 fi
 
-# 4. wasm-opt from binaryen.
+# 4. wasm-split-cli, which cuts the release build's app at its split points (scripts/build-app.sh).
+#    Pinned; its output must match the runtime of the wasm_split_helpers crate in Cargo.lock.
+#    (It has no --version: cargo's list of installed crates says which one is there.)
+if ! command -v wasm-split-cli >/dev/null \
+  || ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+fi
+
+# 5. wasm-opt from binaryen.
 if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
   say "installing binaryen@$BINARYEN_VERSION (wasm-opt) from npm"
   as_root npm install -g "binaryen@$BINARYEN_VERSION"
 fi
 
 if $with_tests; then
-  # 5. Debian's Chromium and its driver, for wasm-bindgen-test and the end-to-end test, and a
+  # 6. Debian's Chromium and its driver, for wasm-bindgen-test and the end-to-end test, and a
   #    CJK font so that the Chinese UI in screenshots shows characters, not empty boxes.
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
     || [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then
@@ -83,7 +93,7 @@ if $with_tests; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei \
       >/dev/null
   fi
-  # 6. The end-to-end test's packages (playwright-core drives the Debian Chromium; it never
+  # 7. The end-to-end test's packages (playwright-core drives the Debian Chromium; it never
   #    downloads a browser of its own).
   if [ ! -d tests/e2e/node_modules/playwright-core ]; then
     say "installing the end-to-end test's npm packages"

@@ -26,6 +26,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy, wasm32"
 cargo clippy --target wasm32-unknown-unknown -p rebalance-engine -p rebalance-playground --all-targets --locked \
   -- -D warnings
+# The release build's app: split at its split points (src/lazy.rs).
+cargo clippy --target wasm32-unknown-unknown -p rebalance-playground --features log-worker,split --locked \
+  -- -D warnings
 
 step "engine and CLI tests, native"
 run cargo test -p rebalance-engine -p rebalance-sim --locked
@@ -57,14 +60,24 @@ step "end-to-end tests, headless Chromium"
 (cd tests/e2e && run node --test --test-concurrency=1 --test-reporter=spec)
 
 step "release bundle"
-total=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
+# What a first visit fetches before the page is interactive (the app's first module, its glue, the
+# chunks' loader; scripts/build-app.sh), and apart from it what comes later: the app's split parts,
+# fetched once it is interactive or when first used, and the log reader's worker, fetched when a
+# log is first replayed.
+first=0
+later=0
+for f in dist/*.wasm dist/*.js dist/*.css dist/app-*/*; do
   [ -e "$f" ] || continue
+  case "$(basename "$f")" in sw.js) continue ;; esac
   size=$(gzip -9 -c "$f" | wc -c)
-  total=$((total + size))
-  printf '  %-48s %8d bytes gzipped\n' "$(basename "$f")" "$size"
+  case "$f" in
+    */split_*.wasm | */chunk_*.wasm | dist/log[-_]worker*) later=$((later + size)); when="later" ;;
+    *) first=$((first + size)); when="first load" ;;
+  esac
+  printf '  %-56s %8d bytes gzipped (%s)\n' "${f#dist/}" "$size" "$when"
 done
-printf '  %-48s %8d bytes gzipped (%d KiB)\n' "total (wasm + js + css)" "$total" $((total / 1024))
+printf '  %-56s %8d bytes gzipped (%d KiB)\n' "first load (wasm + js + css)" "$first" $((first / 1024))
+printf '  %-56s %8d bytes gzipped\n' "later parts" "$later"
 
 step "summary"
 # cargo: "test result: ok. N passed; M failed; ..."   node --test: "ℹ pass N" / "ℹ fail N"

@@ -2,14 +2,14 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::components::{
-    AddConsumerForm, AlertBar, Announcer, CompareToggle, CompareView, ConsolePanel, ConsumerList, EventLog,
-    GroupPanel, GroupStates, Header, HelpOverlay, ImportedPanel, Inspector, LessonPanel, ReplicationPanel,
-    SequenceDiagram, ShareBar, Stage, StageActions, Timeline, Toolbar, TopicPanel,
+    AlertBar, Announcer, CompareToggle, GroupPanel, Header, Stage, StageActions, Timeline, Toolbar,
 };
 use crate::hooks::{use_animation_frame, use_key_shortcuts};
 use crate::i18n::Lang;
+use crate::lazy::{use_panels, NotLoaded, PanelsState};
 use crate::prefs;
-use crate::state::{Change, PlaygroundContext, Speed};
+use crate::sharing::Restored;
+use crate::state::{Alert, Change, Playground, PlaygroundContext, Speed};
 
 /// The id of the add-consumer form's submit button (the `a` shortcut presses it).
 pub const ADD_CONSUMER_BUTTON_ID: &str = "add-consumer-submit";
@@ -54,18 +54,47 @@ pub fn App(props: &AppProps) -> Html {
     // after that, as they do without a first view. Until then "Add consumer" adds a consumer with
     // the form's defaults (`StageActions`).
     let settled = use_state(|| false);
+    // A link in the URL or an autosaved session is opened first (the scenario reader comes in a
+    // module of its own, `lazy::restore`); the first view stays until it is shown.
+    let restoring = use_state(crate::sharing::session_waiting);
+    let playground = use_reducer({
+        let restoring = *restoring;
+        move || Playground::new(1, !restoring)
+    });
     {
-        let settled = settled.clone();
+        let restoring = restoring.clone();
+        let playground = playground.clone();
         use_effect_with((), move |_| {
-            let settle = move || after_next_paint(move || settled.set(true));
-            if crate::prerender::present() {
-                take_over_when_whole(0, settle);
-            } else {
-                settle();
+            if *restoring {
+                wasm_bindgen_futures::spawn_local(async move {
+                    open_restored(&playground, crate::lazy::restore().await.map(|r| *r));
+                    restoring.set(false);
+                });
             }
         });
     }
-    let playground = use_reducer(crate::sharing::initial_playground);
+    {
+        let settled = settled.clone();
+        use_effect_with(*restoring, move |restoring| {
+            if !*restoring {
+                let settle = move || after_next_paint(move || settled.set(true));
+                if crate::prerender::present() {
+                    take_over_when_whole(0, settle);
+                } else {
+                    settle();
+                }
+            }
+        });
+    }
+    // Compare mode shows the protocols side by side instead of the stage; the shared controls stay.
+    let comparing = playground.world.borrow().compare().is_some();
+    // The detail panels, once the app has taken over, or at once in compare mode, whose columns
+    // come with them.
+    let (panels, retry_panels) = use_panels(*settled || comparing);
+    let panels_ready = match panels {
+        PanelsState::Ready(p) => Some(p),
+        PanelsState::Waiting | PanelsState::Failed => None,
+    };
 
     use_effect_with(*lang, |lang| prefs::apply_lang(*lang));
     use_effect_with(*presenting, |on| prefs::save_presentation(*on));
@@ -185,9 +214,6 @@ pub fn App(props: &AppProps) -> Html {
         Callback::from(move |open: bool| help_open.set(open))
     };
 
-    // Compare mode shows the protocols side by side instead of the stage; the shared controls stay.
-    let comparing = playground.world.borrow().compare().is_some();
-
     html! {
         <ContextProvider<Lang> context={*lang}>
             <ContextProvider<PlaygroundContext> context={playground.clone()}>
@@ -206,7 +232,9 @@ pub fn App(props: &AppProps) -> Html {
                     <main class="app-main">
                         <div class={classes!("app-col", "app-col-main", comparing.then_some("is-comparing"))}>
                             if comparing {
-                                <CompareView />
+                                if let Some(p) = panels_ready {
+                                    { (p.compare)() }
+                                }
                             } else {
                                 <Stage />
                             }
@@ -218,32 +246,58 @@ pub fn App(props: &AppProps) -> Html {
                             </div>
                         </div>
                         <div class="app-col app-col-side">
-                            if *settled && comparing {
-                                <ConsumerList />
-                                <AddConsumerForm />
-                                <ShareBar />
-                            } else if *settled {
-                                <LessonPanel />
-                                <ImportedPanel />
-                                <Inspector />
-                                <ConsumerList />
-                                <AddConsumerForm />
-                                <EventLog />
-                                <GroupStates />
-                                <SequenceDiagram />
-                                <ReplicationPanel />
-                                <TopicPanel />
-                                <ConsolePanel />
-                                <ShareBar />
+                            if let (true, Some(p)) = (*settled, panels_ready) {
+                                { (p.side)(comparing) }
+                            } else if panels == PanelsState::Failed {
+                                <PanelsNotLoaded onretry={retry_panels} />
                             }
                         </div>
                     </main>
-                    if *help_open {
-                        <HelpOverlay onclose={onhelp.reform(|_| false)} />
+                    if let (true, Some(p)) = (*help_open, panels_ready) {
+                        { (p.help)(onhelp.clone()) }
                     }
                 </div>
             </ContextProvider<PlaygroundContext>>
         </ContextProvider<Lang>>
+    }
+}
+
+/// Shows what the page was opened with: the restored world, paused at its time, and the problem
+/// of a link that did not open; with neither, the new playground plays. If the scenario reader
+/// did not load, the new playground stays paused under an alert, and nothing saved is overwritten
+/// until the user acts ([`Alert::keeps_saved`]).
+fn open_restored(playground: &PlaygroundContext, restored: Result<Restored, NotLoaded>) {
+    let Ok(Restored { world, problem }) = restored else {
+        playground.dispatch(Change::Alert(Some(Alert::NotRestored)));
+        return;
+    };
+    let opened = world.is_some();
+    if let Some(world) = world {
+        *playground.world.borrow_mut() = world;
+    }
+    match problem {
+        Some(problem) => playground.dispatch(Change::Alert(Some(Alert::BadLink(problem)))),
+        None if !opened => playground.dispatch(Change::TogglePlay),
+        None => playground.dispatch(Change::Refresh),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PanelsNotLoadedProps {
+    onretry: Callback<()>,
+}
+
+/// In the detail panels' place when their module did not load: what happened, and a button that
+/// fetches it again.
+#[component]
+fn PanelsNotLoaded(props: &PanelsNotLoadedProps) -> Html {
+    let s = crate::components::use_strings();
+    let onclick = props.onretry.reform(|_: MouseEvent| ());
+    html! {
+        <section class="panel panels-not-loaded" role="alert">
+            <p>{ s.controls.panels_not_loaded }</p>
+            <button type="button" {onclick}>{ s.controls.retry }</button>
+        </section>
     }
 }
 

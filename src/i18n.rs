@@ -96,6 +96,10 @@ pub struct MemberStateNames {
 pub struct ControlStrings {
     /// The toolbar's accessible name.
     pub label: &'static str,
+    /// The detail panels did not load (in their place).
+    pub panels_not_loaded: &'static str,
+    /// The button that loads them again.
+    pub retry: &'static str,
     /// Play.
     pub play: &'static str,
     /// Pause.
@@ -1341,6 +1345,9 @@ pub struct ShareStrings {
     pub link_kept: &'static str,
     /// The browser refused the autosave.
     pub autosave_failed: &'static str,
+    /// The link or autosaved session the page opened with could not be read: the part of the
+    /// playground that reads it did not load.
+    pub not_restored: &'static str,
     /// The label of the button that dismisses the alert.
     pub dismiss: &'static str,
     /// {mode}: the text before the share string, as written (an unknown or doubled mode).

@@ -56,7 +56,7 @@ pub struct Loaded {
     pub steps: &'static [Step],
     /// The texts; its `k`-th step narrates `steps[k]`.
     pub narration: Narration,
-    /// The scenario it narrates.
+    /// The scenario it narrates: a valid one ([`parse`] checked it; [`world_at`] relies on it).
     pub scenario: Scenario,
     /// What the lesson showed, for its last step.
     pub summary: Text,
@@ -157,7 +157,7 @@ fn source_file(name: &str) -> Result<String, String> {
 }
 
 /// The lesson's world at the end of the instant of event `seq` (`0`: the start).
-pub fn world_at(loaded: &Loaded, seq: u64) -> Result<World, String> {
+pub fn world_at(loaded: &Loaded, seq: u64) -> World {
     World::at_event(&loaded.scenario, seq)
 }
 

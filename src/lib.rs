@@ -18,6 +18,7 @@ pub mod explain_consumer;
 pub mod glossary;
 pub mod hooks;
 pub mod i18n;
+pub mod lazy;
 pub mod lessons;
 pub mod log_worker;
 pub mod num;

@@ -5,6 +5,30 @@
 //! messages keep it in the bundle) is then never called on the way to the first render, which
 //! compiles each wasm function it calls.
 
+/// `base` to the power `exp`, `sin` and `cos` (of radians): the browser's `Math` in the wasm, so
+/// that the bundle does not carry libm's code for them (about 10 KB); Rust's natively (the
+/// build's prerender, the tests). They only place things on screen.
+#[cfg(target_arch = "wasm32")]
+pub use js_sys::Math::{cos, pow, sin};
+
+/// `base` to the power `exp` (see the wasm version).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn pow(base: f64, exp: f64) -> f64 {
+    base.powf(exp)
+}
+
+/// The sine of `a` radians (see the wasm version).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sin(a: f64) -> f64 {
+    a.sin()
+}
+
+/// The cosine of `a` radians (see the wasm version).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn cos(a: f64) -> f64 {
+    a.cos()
+}
+
 /// `v` with exactly `decimals` digits after the point (at most 6), rounded half away from zero:
 /// `fixed(2.345, 1)` is `"2.3"`, `fixed(-0.04, 1)` is `"0.0"`. Not finite: zero.
 pub fn fixed(v: f64, decimals: u32) -> String {

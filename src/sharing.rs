@@ -340,9 +340,30 @@ fn tab_storage() -> Option<web_sys::Storage> {
     crate::prefs::window()?.session_storage().ok().flatten()
 }
 
-/// The session the page opens with: the link in the URL, else the autosaved session, else a new
-/// playground. A link or autosave that opens is shown paused at its time.
-pub fn initial_playground() -> Playground {
+/// Whether the page has a session to open: a share link in its URL, or an autosaved session.
+/// Opening one needs the scenario reader, which the first load does not carry ([`crate::lazy`]),
+/// so the app asks first and only then waits for it.
+pub fn session_waiting() -> bool {
+    let hash = crate::prefs::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    link_in_hash(&hash).is_some()
+        || storage().is_some_and(|s| s.get_item(AUTOSAVE_KEY).ok().flatten().is_some())
+}
+
+/// What the page opens with, besides a new playground: the world of the link in the URL or of
+/// the autosaved session, and the problem of a link that did not open.
+pub struct Restored {
+    /// The world to show, paused at its time (none: a new playground).
+    pub world: Option<World>,
+    /// The link in the URL that did not open (the autosaved session, if any, opens instead).
+    pub problem: Option<OpenError>,
+}
+
+/// The session the page opens with: the link in the URL, else the autosaved session. A link that
+/// does not open is reported ([`take_startup_problem`], and [`Restored::problem`]), and the
+/// address bar keeps it until the user acts (see `Alert::BadLink`).
+pub fn restore() -> Restored {
     let hash = crate::prefs::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
@@ -352,24 +373,36 @@ pub fn initial_playground() -> Playground {
         // as it left) may be newer.
         if tab(PUBLISHED_KEY).as_deref() == Some(link) {
             if let Some(Ok(world)) = tab(LATEST_KEY).map(|l| open_link(&l)) {
-                return playground_with(world);
+                return Restored {
+                    world: Some(world),
+                    problem: None,
+                };
             }
         }
         match open_link_checked(link) {
-            Ok(world) => return playground_with(world),
+            Ok(world) => {
+                return Restored {
+                    world: Some(world),
+                    problem: None,
+                }
+            }
             Err(e) => STARTUP_ERROR.with(|s| *s.borrow_mut() = Some(e)),
         }
     }
-    // A link that does not open is shown at the top of the page, and the address bar keeps it
-    // until the user acts (see `Alert::BadLink`).
     let problem = STARTUP_ERROR.with(|e| e.borrow().clone());
-    let mut pg = storage()
-        .and_then(|s| {
-            let saved = s.get_item(AUTOSAVE_KEY).ok().flatten()?;
-            let flag = s.get_item(AUTOSAVE_MODE_KEY).ok().flatten();
-            open_saved(&saved, flag.as_deref()).ok()
-        })
-        .map_or_else(|| Playground::new(1, problem.is_none()), playground_with);
+    let world = storage().and_then(|s| {
+        let saved = s.get_item(AUTOSAVE_KEY).ok().flatten()?;
+        let flag = s.get_item(AUTOSAVE_MODE_KEY).ok().flatten();
+        open_saved(&saved, flag.as_deref()).ok()
+    });
+    Restored { world, problem }
+}
+
+/// The playground the page opens with ([`restore`]): a link or autosave that opens is shown
+/// paused at its time; a new playground plays, unless a link did not open.
+pub fn initial_playground() -> Playground {
+    let Restored { world, problem } = restore();
+    let mut pg = world.map_or_else(|| Playground::new(1, problem.is_none()), playground_with);
     pg.alert = problem.map(Alert::BadLink);
     pg
 }

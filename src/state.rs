@@ -150,6 +150,18 @@ pub enum Alert {
     BadLink(crate::sharing::OpenError),
     /// The browser refused to autosave the session (the last saved one is kept).
     AutosaveFailed,
+    /// The session the page opened with (its link or the autosave) could not be read: the part
+    /// of the app that reads it did not load. As with a bad link, nothing is saved over it until
+    /// the user acts.
+    NotRestored,
+}
+
+impl Alert {
+    /// Whether, while it is shown, the page keeps the address bar and the autosave as they are
+    /// (the session the user had is not overwritten by the one shown).
+    pub fn keeps_saved(&self) -> bool {
+        matches!(self, Self::BadLink(_) | Self::NotRestored)
+    }
 }
 
 /// The speed of virtual time, as a step on a log scale: `10^(step / 10)`, from 0.1× to 10×.
@@ -166,7 +178,7 @@ impl Speed {
 
     /// Virtual milliseconds per wall-clock millisecond.
     pub fn factor(self) -> f64 {
-        10f64.powf(f64::from(self.0.clamp(Self::MIN, Self::MAX)) / 10.0)
+        crate::num::pow(10.0, f64::from(self.0.clamp(Self::MIN, Self::MAX)) / 10.0)
     }
 
     /// The speed `by` steps faster (or slower), within the range.
@@ -308,8 +320,13 @@ pub enum Change {
     SetLogFilter(LogFilter),
     /// Show what was imported (a scenario or a log), or nothing.
     Imported(Option<Rc<crate::sharing::Imported>>),
-    /// Open compare mode on the story shown (`true`), or go back to the normal session.
+    /// Compare mode was opened on the story shown (`true`: the detail panels' code opened it in
+    /// the world, [`crate::lazy::Panels::enter_compare`]), or go back to the normal session.
     Compare(bool),
+    /// The world was changed in place by a command whose code comes with the detail panels (new
+    /// start settings, [`crate::world::World::restarted`]), or was refused: recorded as a
+    /// [`Change::Command`] is.
+    Applied(Result<(), String>),
 }
 
 impl Reducible for Playground {
@@ -367,29 +384,21 @@ impl Reducible for Playground {
                 // Reset ends a lesson, and the imported scenario's panel.
                 next.lesson = None;
                 next.imported = None;
-                if matches!(next.alert, Some(Alert::BadLink(_))) {
+                if next.alert.as_ref().is_some_and(Alert::keeps_saved) {
                     next.alert = None;
                 }
             }
             Change::Command(cmd) => {
                 let result = next.world.borrow_mut().apply(cmd);
-                // Acting forks the world away from the lesson's scenario: the lesson ends (its
-                // steps no longer describe what is shown), the world stays.
-                if result.is_ok() {
-                    next.lesson = None;
-                }
-                next.refused = result.err();
-                // Acting on the session makes it the one to keep (the bad link is let go).
-                if matches!(next.alert, Some(Alert::BadLink(_))) {
-                    next.alert = None;
-                }
+                acted(&mut next, result);
             }
+            Change::Applied(result) => acted(&mut next, result),
             Change::Compare(on) => {
                 // (Time runs on if it ran: the columns start where the session was.)
                 next.selection = None;
                 if on {
                     next.lesson = None;
-                    next.refused = next.world.borrow_mut().enter_compare().err();
+                    next.refused = None;
                 } else {
                     next.world.borrow_mut().leave_compare();
                 }
@@ -404,13 +413,24 @@ impl Reducible for Playground {
     }
 }
 
+/// Records a command's result: acting forks the world away from the lesson's scenario, so the
+/// lesson ends (its steps no longer describe what is shown) and the world stays; a refusal is
+/// shown; and acting on the session makes it the one to keep (a bad link is let go).
+fn acted(next: &mut Playground, result: Result<(), String>) {
+    if result.is_ok() {
+        next.lesson = None;
+    }
+    next.refused = result.err();
+    if next.alert.as_ref().is_some_and(Alert::keeps_saved) {
+        next.alert = None;
+    }
+}
+
 /// Shows the lesson's world exactly at the end of the step (the instant of its stop event; a frame
 /// or a step may have run past it), and marks the step ended.
 fn end_step(next: &mut Playground, run: &LessonRun) {
     let stop = run.stop_seq();
-    if let Ok(world) = lessons::world_at(&run.loaded, stop) {
-        *next.world.borrow_mut() = world;
-    }
+    *next.world.borrow_mut() = lessons::world_at(&run.loaded, stop);
     next.lesson = Some(Rc::new(LessonRun {
         at_end: true,
         ..run.clone()

@@ -69,8 +69,6 @@ pub enum Command {
     /// A broker's followers fetch only every [`SLOW_FETCH_MS`], for [`SLOW_FOR_MS`] (a slow
     /// follower: it falls out of the ISR after `replica.lag.time.max.ms`).
     SlowBroker(NodeId),
-    /// Replay the session from time 0 with other start settings (see [`World::with_start`]).
-    SetStart(Box<StartSettings>),
 }
 
 /// The session's start settings a teacher may change: the coordinator's settings and the
@@ -139,8 +137,9 @@ pub struct World {
 impl World {
     /// A new world: [`default_base`], broker 0 coordinating [`GROUP_ID`], no consumer.
     pub fn new(seed: u64) -> Self {
-        // The playground's own scenario is valid.
-        let session = Session::new(default_base(seed)).expect("the starting scenario is valid");
+        // The playground's own scenario is valid (tested below): the first module need not carry
+        // the scenario checks (src/lazy.rs).
+        let session = Session::of_valid(default_base(seed));
         Self::around(session)
     }
 
@@ -152,11 +151,13 @@ impl World {
         Ok(Self::around(session))
     }
 
-    /// The world of a scenario at the end of the instant of its event `seq` (a lesson's step).
-    pub fn at_event(scenario: &Scenario, seq: u64) -> Result<Self, String> {
-        let mut session = Session::new(scenario.clone()).map_err(|e| e.to_string())?;
+    /// The world of a valid scenario (a lesson's, checked when it was read) at the end of the
+    /// instant of its event `seq` (a lesson's step). Playing a lesson does not check its scenario
+    /// again, so the first module need not carry the checks (src/lazy.rs).
+    pub fn at_event(scenario: &Scenario, seq: u64) -> Self {
+        let mut session = Session::of_valid(scenario.clone());
         session.run_to_event(seq);
-        Ok(Self::around(session))
+        Self::around(session)
     }
 
     fn around(session: Session) -> Self {
@@ -352,7 +353,7 @@ impl World {
 
     /// The scenario that replays what is on screen ([`Session::to_scenario`]: the user's actions at
     /// their times, up to the shown time) with other start settings. The engine validates it
-    /// ([`Scenario::validate`]) before [`Command::SetStart`] replays it.
+    /// ([`Scenario::validate`]) before [`World::restarted`] replays it.
     pub fn with_start(&self, start: &StartSettings) -> Scenario {
         let mut s = self.session.to_scenario();
         s.coordinator = start.coordinator.clone();
@@ -360,21 +361,20 @@ impl World {
         s
     }
 
+    /// This world with other start settings: a new base scenario ([`World::with_start`]),
+    /// replayed from 0 to the shown time through a new session, so that share links and replays
+    /// of it are exact, as for any scenario. An `Err` carries the engine's reason (English).
+    pub fn restarted(&self, start: &StartSettings) -> Result<World, String> {
+        let mut session = Session::new(self.with_start(start)).map_err(|e| e.to_string())?;
+        session.run_to(self.now());
+        let mut world = Self::around(session);
+        world.added = world.added.max(self.added);
+        Ok(world)
+    }
+
     /// Applies a user command now. An `Err` carries the engine's reason (English).
     pub fn apply(&mut self, command: Command) -> Result<(), String> {
         let action = match command {
-            Command::SetStart(start) => {
-                // A new base scenario, replayed from 0 to the shown time through a new session:
-                // share links and replays of it are exact, as for any scenario.
-                let scenario = self.with_start(&start);
-                let now = self.now();
-                let mut session = Session::new(scenario).map_err(|e| e.to_string())?;
-                session.run_to(now);
-                let added = self.added;
-                *self = Self::around(session);
-                self.added = self.added.max(added);
-                return Ok(());
-            }
             Command::AddConsumer(mut config) => {
                 self.added += 1;
                 // The playground's consumers join the session's group (an imported scenario's own).
@@ -561,6 +561,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_starting_scenario_is_valid_whatever_the_seed() {
+        // World::new builds it without checking it again (Session::of_valid).
+        for seed in [0, 1, 2, 42, u64::MAX] {
+            assert_eq!(default_base(seed).validate(), Ok(()), "seed {seed}");
+        }
+    }
+
+    #[test]
     fn a_new_world_is_an_empty_group_at_generation_zero() {
         let mut w = World::new(1);
         let v = w.view();
@@ -722,7 +730,7 @@ mod tests {
     fn a_lesson_seeks_before_its_step_by_replaying_its_scenario_once() {
         let loaded = crate::lessons::load(5).unwrap();
         let seq = loaded.steps.last().map_or(1, |s| s.seq);
-        let mut w = crate::lessons::world_at(&loaded, seq).unwrap();
+        let mut w = crate::lessons::world_at(&loaded, seq);
         let end = w.now().as_millis();
         assert!(end > 10_000, "{end}");
         w.seek(SimTime(end / 2));

@@ -596,7 +596,10 @@ fn StartSettingsFields() -> Html {
                             StartField::ALL.iter().map(|f| f.get(&st, &effective)).collect();
                         (world.now().as_millis(), shown)
                     };
-                    pg.dispatch(Change::Command(Command::SetStart(Box::new(st))));
+                    // The same story with the new settings (recorded as a command is).
+                    let restarted = pg.world.borrow().restarted(&st);
+                    let result = restarted.map(|world| *pg.world.borrow_mut() = world);
+                    pg.dispatch(Change::Applied(result));
                     applied.set(Some(fill(
                         s.form.start_applied,
                         &[("time", &format!("{}.{:03} s", ms / 1000, ms % 1000))],
@@ -1201,7 +1204,7 @@ mod tests {
             st.coordinator.group_min_session_timeout_ms, None,
             "unchanged stays out"
         );
-        w.apply(Command::SetStart(Box::new(st))).unwrap();
+        w = w.restarted(&st).unwrap();
         assert_eq!(w.now(), before);
         assert_eq!(w.coordinator_config().group_initial_rebalance_delay_ms, 0);
         // The user's actions are the new base scenario's, at their times (as a share link opens).

@@ -5,8 +5,9 @@ use crate::sharing::explain_open_error;
 use crate::state::{Alert, Change};
 
 /// A problem with the session, at the top of the page where the user looks: a link that does not
-/// open (the address bar keeps it, nothing saved is overwritten), or an autosave the browser
-/// refused (the last saved session is kept).
+/// open (the address bar keeps it, nothing saved is overwritten), a saved session the page could
+/// not read (nothing is overwritten either), or an autosave the browser refused (the last saved
+/// session is kept).
 #[component]
 pub fn AlertBar() -> Html {
     let s = use_strings();
@@ -29,6 +30,7 @@ pub fn AlertBar() -> Html {
             </>
         },
         Alert::AutosaveFailed => html! { { t.autosave_failed } },
+        Alert::NotRestored => html! { { t.not_restored } },
     };
     html! {
         <div class="app-alert" role="alert">

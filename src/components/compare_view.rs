@@ -25,7 +25,23 @@ pub fn CompareToggle() -> Html {
     let on = pg.world.borrow().compare().is_some();
     let onclick = {
         let pg = pg.clone();
-        Callback::from(move |_: MouseEvent| pg.dispatch(Change::Compare(!on)))
+        Callback::from(move |_: MouseEvent| {
+            if on {
+                pg.dispatch(Change::Compare(false));
+            } else {
+                // Opening it checks the story under each protocol: that code comes with the
+                // detail panels (src/lazy.rs).
+                let pg = pg.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    match crate::lazy::panels().await {
+                        Ok(panels) => (panels.enter_compare)(&pg),
+                        Err(crate::lazy::NotLoaded) => {
+                            pg.dispatch(Change::Applied(Err(crate::lazy::NOT_LOADED.to_owned())))
+                        }
+                    }
+                });
+            }
+        })
     };
     html! {
         <div class="compare-toggle">
@@ -257,6 +273,11 @@ fn consumer_chip(s: &Strings, g: &GroupView, c: &ConsumerView) -> Html {
 }
 
 /// `12.3 s`.
+/// A coordinate of the chart, as the SVG attribute.
+fn num(v: f64) -> String {
+    crate::num::short(v, 2)
+}
+
 fn seconds(ms: u64) -> String {
     format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }
@@ -297,75 +318,87 @@ pub fn OwnershipChart(props: &ChartProps) -> Html {
     let height = v.lanes.len() as f64 * (LANE_H + LANE_GAP) + LANE_GAP;
     let pattern = format!("compare-hatch-{}", v.protocol.key());
     let stripes = format!("compare-stripes-{}", v.protocol.key());
-    let lanes: Vec<Html> = v.lanes.iter().enumerate().map(|(i, lane)| {
-        let y = LANE_GAP + i as f64 * (LANE_H + LANE_GAP);
-        let segs = lane.segments.iter().map(|seg| {
-            let x0 = x(seg.from);
-            let x1 = x(seg.to.unwrap_or(v.to)).max(x0 + 0.5);
-            let kind = seg.kind();
-            let parts: Vec<String> = seg.owned.iter().map(|p| p.to_string()).collect();
-            let what = match kind {
-                SegmentKind::OwnsNothing => s.compare.owns_nothing.to_owned(),
-                SegmentKind::Revoking => fill(
-                    s.compare.revoking,
-                    &[("parts", &seg.revoking.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "))],
-                ),
-                SegmentKind::Owns => fill(s.compare.owns, &[("parts", &parts.join(", "))]),
-            };
-            let title = fill(
-                s.compare.stretch,
-                &[
-                    ("name", &lane.consumer),
-                    ("what", &what),
-                    ("from", &seconds(seg.from.as_millis())),
-                    ("to", &seconds(seg.to.unwrap_or(v.to).as_millis())),
-                ],
-            );
-            let kind_key = match kind {
-                SegmentKind::Owns => "owns",
-                SegmentKind::Revoking => "revoking",
-                SegmentKind::OwnsNothing => "owns-nothing",
-            };
-            // Owned partitions as stripes of the lane, one colour each.
-            let n = seg.owned.len().max(1) as f64;
-            let bands = seg.owned.iter().enumerate().map(|(k, p)| {
-                let idx = v.partitions.iter().position(|q| q == p).unwrap_or(0);
+    let lanes: Vec<Html> = v
+        .lanes
+        .iter()
+        .enumerate()
+        .map(|(i, lane)| {
+            let y = LANE_GAP + i as f64 * (LANE_H + LANE_GAP);
+            let segs = lane.segments.iter().map(|seg| {
+                let x0 = x(seg.from);
+                let x1 = x(seg.to.unwrap_or(v.to)).max(x0 + 0.5);
+                let kind = seg.kind();
+                let parts: Vec<String> = seg.owned.iter().map(|p| p.to_string()).collect();
+                let what = match kind {
+                    SegmentKind::OwnsNothing => s.compare.owns_nothing.to_owned(),
+                    SegmentKind::Revoking => fill(
+                        s.compare.revoking,
+                        &[(
+                            "parts",
+                            &seg.revoking
+                                .iter()
+                                .map(|p| p.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        )],
+                    ),
+                    SegmentKind::Owns => fill(s.compare.owns, &[("parts", &parts.join(", "))]),
+                };
+                let title = fill(
+                    s.compare.stretch,
+                    &[
+                        ("name", &lane.consumer),
+                        ("what", &what),
+                        ("from", &seconds(seg.from.as_millis())),
+                        ("to", &seconds(seg.to.unwrap_or(v.to).as_millis())),
+                    ],
+                );
+                let kind_key = match kind {
+                    SegmentKind::Owns => "owns",
+                    SegmentKind::Revoking => "revoking",
+                    SegmentKind::OwnsNothing => "owns-nothing",
+                };
+                // Owned partitions as stripes of the lane, one colour each.
+                let n = seg.owned.len().max(1) as f64;
+                let bands = seg.owned.iter().enumerate().map(|(k, p)| {
+                    let idx = v.partitions.iter().position(|q| q == p).unwrap_or(0);
+                    html! {
+                        <rect class={format!("compare-band compare-part-{}", idx % 8)} x={num(x0)}
+                            y={num(y + k as f64 * LANE_H / n)} width={num(x1 - x0)}
+                            height={num(LANE_H / n)} />
+                    }
+                });
+                let overlay = match kind {
+                    SegmentKind::OwnsNothing => html! {
+                        <rect class="compare-gap" x={num(x0)} y={num(y)} width={num(x1 - x0)}
+                            height={num(LANE_H)} fill={format!("url(#{pattern})")} />
+                    },
+                    SegmentKind::Revoking => html! {
+                        <rect class="compare-revoking" x={num(x0)} y={num(y)}
+                            width={num(x1 - x0)} height={num(LANE_H)} fill={format!("url(#{stripes})")} />
+                    },
+                    SegmentKind::Owns => html! {},
+                };
                 html! {
-                    <rect class={format!("compare-band compare-part-{}", idx % 8)} x={x0.to_string()}
-                        y={(y + k as f64 * LANE_H / n).to_string()} width={(x1 - x0).to_string()}
-                        height={(LANE_H / n).to_string()} />
+                    <g class="compare-seg" data-kind={kind_key} data-from={seg.from.as_millis().to_string()}
+                        data-to={seg.to.unwrap_or(v.to).as_millis().to_string()} data-parts={parts.join(",")}>
+                        <title>{ title }</title>
+                        { for bands }
+                        { overlay }
+                    </g>
                 }
             });
-            let overlay = match kind {
-                SegmentKind::OwnsNothing => html! {
-                    <rect class="compare-gap" x={x0.to_string()} y={y.to_string()} width={(x1 - x0).to_string()}
-                        height={LANE_H.to_string()} fill={format!("url(#{pattern})")} />
-                },
-                SegmentKind::Revoking => html! {
-                    <rect class="compare-revoking" x={x0.to_string()} y={y.to_string()}
-                        width={(x1 - x0).to_string()} height={LANE_H.to_string()} fill={format!("url(#{stripes})")} />
-                },
-                SegmentKind::Owns => html! {},
-            };
             html! {
-                <g class="compare-seg" data-kind={kind_key} data-from={seg.from.as_millis().to_string()}
-                    data-to={seg.to.unwrap_or(v.to).as_millis().to_string()} data-parts={parts.join(",")}>
-                    <title>{ title }</title>
-                    { for bands }
-                    { overlay }
+                <g class="compare-lane" data-consumer={lane.consumer.clone()}>
+                    <text class="compare-lane-name" x="2" y={num(y + LANE_H * 0.72)}>{ &lane.consumer }</text>
+                    { for segs }
                 </g>
             }
-        });
-        html! {
-            <g class="compare-lane" data-consumer={lane.consumer.clone()}>
-                <text class="compare-lane-name" x="2" y={(y + LANE_H * 0.72).to_string()}>{ &lane.consumer }</text>
-                { for segs }
-            </g>
-        }
-    }).collect();
+        })
+        .collect();
     html! {
         <svg class="compare-chart" data-testid={format!("chart-{}", v.protocol.key())} role="img"
-            aria-label={label} viewBox={format!("0 0 {CHART_W} {height}")}>
+            aria-label={label} viewBox={format!("0 0 {} {}", num(CHART_W), num(height))}>
             <defs>
                 <pattern id={pattern.clone()} width="6" height="6" patternUnits="userSpaceOnUse"
                     patternTransform="rotate(45)">
@@ -377,8 +410,8 @@ pub fn OwnershipChart(props: &ChartProps) -> Html {
                 </pattern>
             </defs>
             { for lanes }
-            <line class="compare-now" x1={CHART_W.to_string()} x2={CHART_W.to_string()} y1="0"
-                y2={height.to_string()} />
+            <line class="compare-now" x1={num(CHART_W)} x2={num(CHART_W)} y1="0"
+                y2={num(height)} />
         </svg>
     }
 }

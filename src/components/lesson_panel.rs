@@ -26,7 +26,7 @@ fn pick(lang: Lang, t: &Text) -> String {
 
 /// Shows the lesson's world at the end of event `seq`'s instant, paused.
 fn show(pg: &PlaygroundContext, loaded: &Loaded, seq: u64) -> Result<(), String> {
-    let world = lessons::world_at(loaded, seq)?;
+    let world = lessons::world_at(loaded, seq);
     *pg.world.borrow_mut() = world;
     pg.dispatch(Change::Pause);
     pg.dispatch(Change::Select(None));
@@ -217,7 +217,7 @@ pub fn LessonPanel() -> Html {
                 let mut cache = console_cache.borrow_mut();
                 if cache.as_ref().map(|c| c.0) != Some(key) {
                     let words = rebalance_engine::lesson::check_console(line).ok()?;
-                    let mut w = lessons::world_at(&loaded, loaded.steps[p.step].seq).ok()?;
+                    let mut w = lessons::world_at(&loaded, loaded.steps[p.step].seq);
                     let out = w.console(&words, rebalance_engine::console::KafkaVersion::NEWEST);
                     *cache = Some((key, Rc::new(format!("$ {line}\n{}{}", out.stdout, out.stderr))));
                 }

@@ -205,7 +205,7 @@ pub fn ShareBar() -> Html {
         use_effect_with(pg.version, move |_| {
             // While a link that did not open is reported, the address bar keeps it and the
             // autosave keeps the last good session: nothing is saved until the user acts.
-            if matches!(pg.alert, Some(Alert::BadLink(_))) {
+            if pg.alert.as_ref().is_some_and(Alert::keeps_saved) {
                 return;
             }
             let len = pg.world.borrow().history().len();
@@ -267,7 +267,7 @@ pub fn ShareBar() -> Html {
                 pending.borrow_mut().take();
                 let pg = latest.borrow().clone();
                 // (Not while a link that did not open is reported: the last good session stays.)
-                if matches!(pg.alert, Some(Alert::BadLink(_))) {
+                if pg.alert.as_ref().is_some_and(Alert::keeps_saved) {
                     return;
                 }
                 let link = pg.world.try_borrow().ok().map(|w| sharing::session_link(&w));

@@ -208,7 +208,10 @@ impl Arc {
     /// The point (from the ellipse's centre) at step `k` (a fraction of a step between two points).
     fn point(&self, k: f64) -> (f64, f64) {
         let a = (self.from - self.span * k / Self::STEPS as f64).to_radians();
-        (self.radii.0 * a.cos(), self.radii.1 * a.sin())
+        (
+            self.radii.0 * crate::num::cos(a),
+            self.radii.1 * crate::num::sin(a),
+        )
     }
 
     /// The point (from the ellipse's centre) a fraction `t` of the way along the arc.

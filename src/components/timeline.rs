@@ -62,7 +62,7 @@ pub fn Timeline() -> Html {
             });
             let title = format!("{} {}: {}", imported.where_is(m), super::imported_panel::seconds(at), m.text);
             Some(html! {
-                <span class="timeline-mark" style={format!("left: {pct}%")} {title} {onclick} data-at-ms={at.to_string()} />
+                <span class="timeline-mark" style={format!("left: {}%", crate::num::short(pct, 1))} {title} {onclick} data-at-ms={at.to_string()} />
             })
         });
         html! {

@@ -67,6 +67,8 @@ pub(super) const STRINGS: Strings = Strings {
     controls: ControlStrings {
         timeline_keys: "← →: previous or next event; Shift+← →: one second; Page Up/Down: five seconds",
         label: "Simulation controls",
+        panels_not_loaded: "The detail panels (lessons, consumers, the event log, the console…) did not load: the network failed. The group view works without them.",
+        retry: "Try again",
         play: "Play",
         pause: "Pause",
         step: "Step",
@@ -585,6 +587,7 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "The address bar still holds the link, and nothing you had saved was overwritten.",
         autosave_failed: "This browser refused to save the session (its storage is full or blocked). The last saved session is kept; to keep this one, copy its link or export it.",
         dismiss: "Dismiss",
+        not_restored: "Your saved session could not be opened: the part of the playground that reads it did not load (the network failed). Reload the page to try again; until you act here, nothing you had saved is overwritten.",
         err_mode: "its mode “{mode}” is unknown: the only mode is “compare&”, written once, just before “rb1.”.",
     },
     import: ImportStrings {

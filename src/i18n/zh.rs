@@ -68,6 +68,8 @@ pub(super) const STRINGS: Strings = Strings {
     controls: ControlStrings {
         timeline_keys: "← →：上一个或下一个事件；Shift+← →：一秒；Page Up/Down：五秒",
         label: "模拟控制",
+        panels_not_loaded: "详细面板（课程、消费者、事件日志、控制台……）没有加载成功：网络出错。没有它们，消费者组视图照样可用。",
+        retry: "重试",
         play: "播放",
         pause: "暂停",
         step: "单步",
@@ -547,6 +549,7 @@ pub(super) const STRINGS: Strings = Strings {
         link_kept: "地址栏里仍是这个链接，你之前保存的内容也没有被覆盖。",
         autosave_failed: "浏览器拒绝保存当前会话（存储空间已满或被禁用）。上一次保存的会话仍然保留；要留住当前会话，请复制它的链接或导出文件。",
         dismiss: "关闭提示",
+        not_restored: "无法打开你保存的会话：读取它的那部分程序没有加载成功（网络出错）。请刷新页面重试；在你操作之前，之前保存的内容不会被覆盖。",
         err_mode: "无法识别链接的模式“{mode}”：唯一的模式是 compare&，只写一次，紧挨在 rb1. 前面。",
     },
     import: ImportStrings {

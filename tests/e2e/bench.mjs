@@ -2,11 +2,13 @@
 //
 //   node tests/e2e/bench.mjs            (after `trunk build --release --offline`)
 //
-// 1. the release bundle (wasm + js + css), gzip -9;
+// 1. the release bundle (wasm + js + css) fetched before the page is interactive, gzip -9, and the
+//    parts fetched later;
 // 1b. the engine alone, with no UI (a tiny crate this script writes under target/bench-engine-only);
 // 2. navigation → first rendered group view and first contentful paint, median of 10 loads, next to
 //    an empty Yew app built the same way (a tiny crate this script writes under
-//    target/bench-empty-app and builds with Trunk); and the first click on "Add consumer" that works;
+//    target/bench-empty-app and builds with Trunk); and the first click on "Add consumer" that works
+//    (its consumer is on the stage);
 // 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
 //
 // Environment: CARGO_TARGET_DIR is honoured for the builds; LOADS, FRAMES_MS change the run;
@@ -25,18 +27,29 @@ const WASM_PROFILE = 'wasm-release';
 
 
 /**
- * What a first visit fetches before the page is interactive, gzip -9: the wasm, the JavaScript and
- * the stylesheet (and index.html, which now holds the prerendered first view and the inlined
- * stylesheet, counted apart). The service worker, fetched after the page has loaded, and the log
- * reader's worker (`log_worker*`, `log-worker-loader.js`), fetched when a log is first replayed,
- * are listed apart too.
+ * What a first visit fetches before the page is interactive, gzip -9: the app's first module, its
+ * JavaScript and the chunks' loader it imports (`app-<hash>/`, see scripts/build-app.sh), and any
+ * other wasm, JavaScript or stylesheet at the top (index.html, which holds the prerendered first
+ * view and the inlined stylesheet, is counted apart). Listed apart, not in the total: the parts the
+ * app fetches once it is interactive or when first used (`app-<hash>/split_*.wasm` and the
+ * `chunk_*.wasm` they share), the service worker, fetched after the app has taken over, and the log
+ * reader's worker (`log_worker*`, `log-worker-loader.js`), fetched when a log is first replayed.
  */
 async function bundleSize(dir) {
   let total = 0;
   let onDemand = 0;
+  let later = 0;
   const parts = [];
   const gz = async (f) => gzipSync(await readFile(join(dir, f)), { level: 9 }).length;
-  for (const f of await readdir(dir)) {
+  const files = [];
+  for (const f of await readdir(dir, { withFileTypes: true })) {
+    if (f.isDirectory() && /^app-/.test(f.name)) {
+      for (const g of await readdir(join(dir, f.name))) files.push(`${f.name}/${g}`);
+    } else if (f.isFile()) {
+      files.push(f.name);
+    }
+  }
+  for (const f of files.sort()) {
     if (!/\.(wasm|js|css)$/.test(f) || f === 'sw.js') continue;
     const size = await gz(f);
     if (/^log[-_]worker/.test(f)) {
@@ -44,9 +57,15 @@ async function bundleSize(dir) {
       parts.push(`${f}: ${size} B (on demand; not in the total)`);
       continue;
     }
+    if (/\/(split|chunk)_[^/]*\.wasm$/.test(f)) {
+      later += size;
+      parts.push(`${f}: ${size} B (once interactive or when first used; not in the total)`);
+      continue;
+    }
     total += size;
     parts.push(`${f}: ${size} B`);
   }
+  if (later) parts.push(`the app's later parts: ${later} B`);
   if (onDemand) parts.push(`the log reader's worker, on demand: ${onDemand} B`);
   const html = await gz('index.html');
   parts.push(`index.html: ${html} B (not in the total)`);
@@ -226,7 +245,7 @@ function serveDir(dir) {
  * the document, and the first contentful paint. With `click`, also the time of the first click on
  * "Add consumer" that worked: from the start, the page clicks the button every few milliseconds
  * (the prerendered one until the app replaces it, as an impatient user would) until a consumer
- * card appears.
+ * is on the stage (the group view's answer to the click; its card comes with the detail panels).
  */
 async function loadFigures(browser, url, { click = false } = {}) {
   const context = await browser.newContext();
@@ -246,7 +265,7 @@ async function loadFigures(browser, url, { click = false } = {}) {
     if (click) {
       let last;
       const tick = () => {
-        if (document.querySelector('[data-testid="client-state"]')) {
+        if (document.querySelector('.stage-consumer')) {
           window.__clickWorkedAt = last;
           return;
         }

@@ -176,6 +176,17 @@ impl Simulation {
     /// Builds the world of a scenario (validating it first).
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
+        Ok(Self::of_valid(scenario))
+    }
+
+    /// [`Simulation::new`] for a scenario the caller knows to be valid (see
+    /// [`crate::Session::of_valid`]); debug builds assert it.
+    pub fn of_valid(scenario: &Scenario) -> Self {
+        debug_assert!(
+            scenario.validate().is_ok(),
+            "Simulation::of_valid on an invalid scenario: {:?}",
+            scenario.validate()
+        );
         // Preloaded groups: the records their coordinator would have written, loaded at time 0.
         let topics: Map<String, i32> = scenario
             .topics
@@ -208,7 +219,7 @@ impl Simulation {
         for (at, action) in scenario.timed_actions() {
             sim.schedule(at, action);
         }
-        Ok(sim)
+        sim
     }
 
     /// An empty world with the default cluster (3 brokers, replication factor 3), no topics, no
