@@ -54,12 +54,15 @@ if [ "$mode" = release ]; then
     # shellcheck disable=SC2086 # the flags are words
     wasm-opt -Oz $params "$f" -o "$f"
   done
+  # The detail panels' stylesheet comes with their module.
+  cp static/panels.css "$work/pkg/"
   hash=$(cat "$work/pkg"/* | sha256sum | cut -c1-16)
   dir="$name-$hash"
 else
   cargo build --locked --target wasm32-unknown-unknown --bin "$bin" --features log-worker
   wasm-bindgen --target web --no-typescript --out-dir "$work/pkg" --out-name "$name" \
     "$target_dir/wasm32-unknown-unknown/debug/$bin.wasm"
+  cp static/panels.css "$work/pkg/"
   dir="$name-dev"
 fi
 
@@ -67,9 +70,11 @@ rm -rf "${out:?}/$dir"
 cp -r "$work/pkg" "$out/$dir"
 
 # The lines that fetch and start the app: a preload of the module and of its glue in <head> (so
-# that both download while the page is parsed), and the module script at the end of <body>.
+# that both download while the page is parsed), and the module script at the end of <body>; and
+# the detail panels' stylesheet, disabled (not fetched) until the app enables it as the panels come
+# (src/lazy.rs, `PANELS_CSS_ID`).
 head="<link rel=\"modulepreload\" href=\"./$dir/$name.js\"><link rel=\"preload\" href=\"./$dir/${name}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
-start="<script type=\"module\">import init from './$dir/$name.js';init({module_or_path:'./$dir/${name}_bg.wasm'});</script>"
+start="<link id=\"panels-css\" rel=\"stylesheet\" href=\"./$dir/panels.css\" disabled><script type=\"module\">import init from './$dir/$name.js';init({module_or_path:'./$dir/${name}_bg.wasm'});</script>"
 node -e '
 const fs = require("fs");
 const [file, head, start] = process.argv.slice(1);

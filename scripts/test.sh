@@ -61,8 +61,8 @@ step "end-to-end tests, headless Chromium"
 
 step "release bundle"
 # What a first visit fetches before the page is interactive (the app's first module, its glue, the
-# chunks' loader; scripts/build-app.sh), and apart from it what comes later: the app's split parts,
-# fetched once it is interactive or when first used, and the log reader's worker, fetched when a
+# chunks' loader; scripts/build-app.sh), and apart from it what comes later: the app's split parts
+# and the detail panels' stylesheet, fetched once it is interactive or when first used, and the log reader's worker, fetched when a
 # log is first replayed.
 first=0
 later=0
@@ -71,7 +71,7 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/app-*/*; do
   case "$(basename "$f")" in sw.js) continue ;; esac
   size=$(gzip -9 -c "$f" | wc -c)
   case "$f" in
-    */split_*.wasm | */chunk_*.wasm | dist/log[-_]worker*) later=$((later + size)); when="later" ;;
+    */split_*.wasm | */chunk_*.wasm | */panels.css | dist/log[-_]worker*) later=$((later + size)); when="later" ;;
     *) first=$((first + size)); when="first load" ;;
   esac
   printf '  %-56s %8d bytes gzipped (%s)\n' "${f#dist/}" "$size" "$when"

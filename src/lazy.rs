@@ -150,8 +150,31 @@ pub enum PanelsState {
     Failed,
 }
 
-/// The detail panels ([`panels`]), fetched once `wanted`, and what asks for them again after a
-/// failure.
+/// The id of the detail panels' stylesheet (`static/panels.css`): scripts/build-app.sh writes it into
+/// the page disabled, so that the first view neither fetches nor waits for it.
+pub const PANELS_CSS_ID: &str = "panels-css";
+
+/// Enables the detail panels' stylesheet and gives what resolves once the browser has applied it
+/// (and fails if it could not be fetched); nothing to wait for when the page has none (the tests,
+/// whose pages have no stylesheet) or has it already.
+fn apply_panels_stylesheet() -> Option<wasm_bindgen_futures::JsFuture> {
+    let link = web_sys::window()?.document()?.get_element_by_id(PANELS_CSS_ID)?;
+    let sheet = js_sys::Reflect::get(&link, &"sheet".into()).ok()?;
+    if !sheet.is_null() && !sheet.is_undefined() {
+        return None;
+    }
+    let loaded = js_sys::Promise::new(&mut |ok, fail| {
+        let _ = link.add_event_listener_with_callback("load", &ok);
+        let _ = link.add_event_listener_with_callback("error", &fail);
+    });
+    // (Set again after a failure, so that "Try again" fetches it again.)
+    let _ = link.set_attribute("disabled", "");
+    let _ = link.remove_attribute("disabled");
+    Some(wasm_bindgen_futures::JsFuture::from(loaded))
+}
+
+/// The detail panels ([`panels`]) and their stylesheet, fetched once `wanted`, and what asks for
+/// them again after a failure.
 #[hook]
 pub fn use_panels(wanted: bool) -> (PanelsState, Callback<()>) {
     let state = use_state(|| PanelsState::Waiting);
@@ -161,10 +184,16 @@ pub fn use_panels(wanted: bool) -> (PanelsState, Callback<()>) {
         use_effect_with((wanted, *attempt), move |&(wanted, _)| {
             if wanted && !matches!(*state, PanelsState::Ready(_)) {
                 state.set(PanelsState::Waiting);
+                let stylesheet = apply_panels_stylesheet();
                 wasm_bindgen_futures::spawn_local(async move {
-                    state.set(match panels().await {
-                        Ok(p) => PanelsState::Ready(*p),
-                        Err(NotLoaded) => PanelsState::Failed,
+                    let module = panels().await;
+                    let styled = match stylesheet {
+                        Some(loaded) => loaded.await.is_ok(),
+                        None => true,
+                    };
+                    state.set(match module {
+                        Ok(p) if styled => PanelsState::Ready(*p),
+                        _ => PanelsState::Failed,
                     });
                 });
             }

@@ -38,7 +38,7 @@ pub fn StageActions() -> Html {
     html! {
         <div class="stage-actions" role="group" aria-label={s.group.actions_label}>
             <button id={ADD_CONSUMER_BUTTON_ID} type="submit" form={ADD_CONSUMER_FORM_ID} class="primary" {onclick}>
-                { "＋ " }{ s.form.add }
+                { "+ " }{ s.form.add }
             </button>
             if let Some(c) = selected {
                 <span class="stage-actions-who" title={c.name.clone()}>

@@ -102,7 +102,7 @@ pub fn TopicPanel() -> Html {
                                 }
                             }) }
                         </ul>
-                        <button type="button" onclick={add}>{ "＋ " }{ fill(t.add_partition, &[("topic", &topic.name)]) }</button>
+                        <button type="button" onclick={add}>{ "+ " }{ fill(t.add_partition, &[("topic", &topic.name)]) }</button>
                     </div>
                 }
             }) }

@@ -31,8 +31,8 @@ const WASM_PROFILE = 'wasm-release';
  * JavaScript and the chunks' loader it imports (`app-<hash>/`, see scripts/build-app.sh), and any
  * other wasm, JavaScript or stylesheet at the top (index.html, which holds the prerendered first
  * view and the inlined stylesheet, is counted apart). Listed apart, not in the total: the parts the
- * app fetches once it is interactive or when first used (`app-<hash>/split_*.wasm` and the
- * `chunk_*.wasm` they share), the service worker, fetched after the app has taken over, and the log
+ * app fetches once it is interactive or when first used (`app-<hash>/split_*.wasm`, the
+ * `chunk_*.wasm` they share and the detail panels' `panels.css`), the service worker, fetched after the app has taken over, and the log
  * reader's worker (`log_worker*`, `log-worker-loader.js`), fetched when a log is first replayed.
  */
 async function bundleSize(dir) {
@@ -57,7 +57,7 @@ async function bundleSize(dir) {
       parts.push(`${f}: ${size} B (on demand; not in the total)`);
       continue;
     }
-    if (/\/(split|chunk)_[^/]*\.wasm$/.test(f)) {
+    if (/\/(split|chunk)_[^/]*\.wasm$|\/panels\.css$/.test(f)) {
       later += size;
       parts.push(`${f}: ${size} B (once interactive or when first used; not in the total)`);
       continue;
@@ -143,13 +143,18 @@ fn main() {
 }
 `,
   });
-  const index = (await readFile(join(ROOT, 'index.html'), 'utf8'))
+  const html = await readFile(join(ROOT, 'index.html'), 'utf8');
+  // The playground's app is built by its post-build hook (scripts/build-app.sh), with the profile
+  // and wasm-opt flags of the log reader's link; Trunk builds the empty app the same way.
+  const worker = html.match(/<link data-trunk rel="rust"[^>]*data-type="worker"[^>]*>\n?/)[0];
+  const params = worker.match(/data-wasm-opt-params="([^"]*)"/)[1];
+  const app = `<link data-trunk rel="rust" data-bin="empty-app" data-cargo-profile-release="${WASM_PROFILE}" data-wasm-opt="z" data-wasm-opt-params="${params}" />`;
+  const index = html
     .replace(/<link data-trunk rel="(css|inline)"[^>]*>\n?/, '')
     .replace(/<link data-trunk rel="copy-(file|dir)"[^>]*>\n?/g, '')
-    // (Without the playground's on-demand worker and its feature.)
-    .replace(/<link data-trunk rel="rust"[^>]*data-type="worker"[^>]*>\n?/g, '')
-    .replace(/ data-cargo-features="[^"]*"/g, '')
-    .replace(/data-bin="rebalance-playground"/, 'data-bin="empty-app"');
+    // (Without the playground's on-demand worker.)
+    .replace(worker, '')
+    .replace(/<link data-trunk rel="rust" data-bin="rebalance-playground"[^>]*>/, app);
   await writeFile(join(EMPTY, 'index.html'), index);
   // Without the playground's hooks (its prerendered first view and service worker).
   const trunkToml = (await readFile(join(ROOT, 'Trunk.toml'), 'utf8')).split(/^\[\[hooks\]\]/m)[0];

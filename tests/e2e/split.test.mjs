@@ -105,3 +105,68 @@ test('when the scenario reader cannot be fetched, the saved session is kept unti
   await p.getByRole('article').filter({ hasText: 'C1' }).waitFor();
   await context.close();
 });
+
+/**
+ * The rules of the detail panels' stylesheet (`static/panels.css`, from the page's disabled link)
+ * that match an element of the page outside `within` (a selector of the panels' own places), with
+ * the elements they match. Rules under a media query count where the query holds.
+ */
+async function panelRulesOutside(page, within) {
+  return page.evaluate(async (within) => {
+    const href = document.getElementById('panels-css').href;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(await (await fetch(href)).text());
+    const found = [];
+    const walk = (rules) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSMediaRule) {
+          if (matchMedia(rule.conditionText).matches) walk(rule.cssRules);
+        } else if (rule instanceof CSSStyleRule) {
+          // (Pseudo-elements are the element's own parts.)
+          const selector = rule.selectorText.replace(/::[\w-]+(\([^)]*\))?/g, '');
+          for (const el of document.querySelectorAll('body *')) {
+            if ((within && el.closest(within)) || el.closest('template')) continue;
+            if (el.matches(selector)) found.push(`${rule.selectorText} matches ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+          }
+        }
+      }
+    };
+    walk(sheet.cssRules);
+    return found;
+  }, within);
+}
+
+test("the detail panels' stylesheet comes with them and styles nothing of the group view", async () => {
+  // The first view, as the HTML draws it (English and Chinese, a laptop and a phone): no rule of
+  // the panels' stylesheet applies to it, so it looks the same before and after the panels come.
+  for (const [lang, width] of [['en', 1366], ['zh', 1366], ['en', 390], ['zh', 390]]) {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 850 } });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    if (lang === 'zh') {
+      // What the page's inline script does for a Chinese browser.
+      await page.evaluate(() => {
+        document.documentElement.classList.add('first-view-zh');
+        const view = document.getElementById('prerender');
+        view.replaceChildren(document.getElementById('prerender-zh').content.cloneNode(true));
+        view.classList.add('is-zh');
+      });
+    }
+    await page.locator('#prerender .stage').waitFor();
+    assert.equal(await page.locator('#panels-css').evaluate((l) => l.sheet), null, 'the first view does not fetch it');
+    assert.deepEqual(await panelRulesOutside(page, null), [], `${lang} ${width}: the first view`);
+    await context.close();
+  }
+  // The app's group view with consumers on the stage, playing, then in presentation mode: the
+  // panels' rules style the side column only.
+  const { context, page, errors } = await openPage(browser, server.url, { serviceWorkers: 'block' });
+  await addConsumers(page, 3);
+  await page.getByRole('article').filter({ hasText: 'C3' }).waitFor();
+  assert.ok(await page.locator('#panels-css').evaluate((l) => !l.disabled && l.sheet !== null), 'applied once the panels are here');
+  assert.deepEqual(await panelRulesOutside(page, '.app-col-side'), []);
+  await page.keyboard.press('p');
+  await page.locator('.app.is-presenting').waitFor();
+  assert.deepEqual(await panelRulesOutside(page, '.app-col-side'), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
