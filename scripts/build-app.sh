@@ -44,15 +44,19 @@ if [ "$mode" = release ]; then
   wasm="$target_dir/wasm32-unknown-unknown/wasm-release/$bin.wasm"
   # (`--out-name`: the chunks' loader imports the main module's glue as ./app.js.)
   wasm-split-cli --target web --out-name "$name" "$wasm" "$work/split" >/dev/null
-  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$work/pkg" --out-name "$name" "$work/split/$name.wasm"
+  # (wasm-split-cli writes a name subsection the tools do not know; they say so, harmlessly.)
+  quiet() { "$@" 2> >(grep -v 'unknown name subsection' >&2); }
+  quiet wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$work/pkg" --out-name "$name" "$work/split/$name.wasm"
   for f in "$work/split"/*; do
     [ "$(basename "$f")" = "$name.wasm" ] || cp "$f" "$work/pkg/"
   done
+  # (The first module with its names, for scripts/wasm-sizes.mjs: wasm-opt strips them.)
+  mkdir -p "$work/named" && cp "$work/pkg/${name}_bg.wasm" "$work/named/"
   params=$(grep -o 'data-wasm-opt-params="[^"]*"' index.html | head -n 1 | sed 's/^data-wasm-opt-params="//; s/"$//')
   [ -n "$params" ] || { echo "build-app.sh: no data-wasm-opt-params in index.html" >&2; exit 1; }
   for f in "$work/pkg"/*.wasm; do
     # shellcheck disable=SC2086 # the flags are words
-    wasm-opt -Oz $params "$f" -o "$f"
+    quiet wasm-opt -Oz $params "$f" -o "$f"
   done
   # The detail panels' stylesheet comes with their module.
   cp static/panels.css "$work/pkg/"

@@ -1,11 +1,13 @@
 // Where a wasm's code bytes go, by crate and by the largest functions, from its name section (a
 // measuring tool, like `twiggy top`, with nothing to install):
 //
-//   node scripts/wasm-sizes.mjs target/wasm-bindgen/release/rebalance-playground_bg.wasm [rows] [regex…]
+//   node scripts/wasm-sizes.mjs target/build-app/release/named/app_bg.wasm [rows] [regex…]
 //
 // Each regex adds a line: the code of the functions whose names match it (say `engine::console`).
 //
-// Use the file before wasm-opt strips the names (Trunk's `target/wasm-bindgen/release/` copy);
+// Use a file before wasm-opt strips the names: the release build's first module as wasm-bindgen
+// wrote it (`target/build-app/release/named/`; the parts, as wasm-split-cli wrote them, are in
+// `target/build-app/release/split/`);
 // wasm-opt shrinks every part, so the shares are the figures to read. A function is attributed to
 // the crate of its first path segment; `<T as Trait>::f` to T's crate, generic code to the crate
 // that defines it (so `alloc` holds every B-tree instance, whichever crate asked for it).
