@@ -1172,6 +1172,8 @@ pub struct CompareStrings {
     pub open: &'static str,
     /// The button that goes back to the normal session.
     pub close: &'static str,
+    /// Why compare mode did not open: its code comes with the detail panels, which did not load.
+    pub not_loaded: &'static str,
     /// The section's heading.
     pub heading: &'static str,
     /// One paragraph under it.

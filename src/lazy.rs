@@ -23,10 +23,6 @@ use crate::components::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotLoaded;
 
-/// Why a command that needs a part of the app which did not load was not done (English, as the
-/// engine's reasons are).
-pub const NOT_LOADED: &str = "this part of the playground did not load (the network failed); try again";
-
 #[cfg(feature = "split")]
 impl From<wasm_split_helpers::SplitLoaderError> for NotLoaded {
     fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {

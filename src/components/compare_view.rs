@@ -36,7 +36,7 @@ pub fn CompareToggle() -> Html {
                     match crate::lazy::panels().await {
                         Ok(panels) => (panels.enter_compare)(&pg),
                         Err(crate::lazy::NotLoaded) => {
-                            pg.dispatch(Change::Applied(Err(crate::lazy::NOT_LOADED.to_owned())))
+                            pg.dispatch(Change::Applied(Err(s.compare.not_loaded.to_owned())))
                         }
                     }
                 });

@@ -711,6 +711,7 @@ pub(super) const STRINGS: Strings = Strings {
     compare: CompareStrings {
         open: "Compare protocols",
         close: "Back to the session",
+        not_loaded: "compare mode comes with the detail panels, which did not load (the network failed); try again",
         heading: "The same story under each protocol",
         intro: "Each column runs the story you see under one protocol. The timeline, the speed and every \
                 action (add, kill, close, pause, add a partition) apply to all of them at the same simulated \

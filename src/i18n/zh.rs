@@ -670,6 +670,7 @@ pub(super) const STRINGS: Strings = Strings {
     compare: CompareStrings {
         open: "对比协议",
         close: "返回会话",
+        not_loaded: "对比模式随详细面板一起加载，而详细面板没有加载成功（网络出错）；请重试",
         heading: "同一个故事，不同的协议",
         intro: "每一栏用一种协议运行你看到的故事。时间轴、速度和每个操作（添加、杀死、关闭、暂停、增加分区）\
                 在同一模拟时刻作用于所有栏。每栏下方每个消费者一条泳道：按拥有的分区着色，斜线表示什么都不拥有，\
