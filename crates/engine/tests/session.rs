@@ -366,3 +366,32 @@ fn a_seek_into_dropped_log_lines_keeps_the_event_count() {
     let kept = session.log();
     assert_eq!(kept, &straight.log()[straight.log().len() - kept.len()..]);
 }
+
+/// `Session::of_valid` (a caller's own valid scenario, not checked again) builds the session
+/// `Session::new` builds: the same story, the same scenario back.
+#[test]
+fn a_session_of_a_valid_scenario_unchecked_tells_the_same_story() {
+    for (name, s) in shipped() {
+        let mut checked = Session::new(s.clone()).unwrap();
+        let mut unchecked = Session::of_valid(s.clone());
+        checked.run_to_end();
+        unchecked.run_to_end();
+        assert_same(
+            &name,
+            "of_valid",
+            &session_traces(&checked),
+            &session_traces(&unchecked),
+        );
+        assert_eq!(checked.to_scenario(), unchecked.to_scenario(), "{name}");
+    }
+}
+
+/// An invalid scenario given to `Session::of_valid` is the caller's bug: debug builds say so.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "of_valid on an invalid scenario")]
+fn an_invalid_scenario_unchecked_is_caught_in_debug_builds() {
+    let (_, mut s) = shipped().remove(0);
+    s.group_id.clear();
+    let _ = Session::of_valid(s);
+}
