@@ -48,11 +48,12 @@ pub fn App(props: &AppProps) -> Html {
     // The first view is the group view: the header, the toolbar, the timeline, the stage with the
     // group's facts and the main controls. The detail panels beside it (the log, the forms, the
     // inspector, ...) join once the browser has painted it, so that the first paint does not wait
-    // for them. Natively, where only the build's prerender renders the app, that first view is
-    // what it writes into the HTML; over it (already painted from the HTML), the app renders its
-    // own group view, replaces the prerendered one with it once it is whole, and the panels join
-    // after that, as they do without a first view. Until then "Add consumer" adds a consumer with
-    // the form's defaults (`StageActions`).
+    // for them; a release build fetches their code then (`lazy::panels`). Natively, where only the
+    // build's prerender renders the app, that first view is what it writes into the HTML; over it
+    // (already painted from the HTML), the app renders its own group view, replaces the
+    // prerendered one with it once it is whole, and the panels join after that, as they do without
+    // a first view. Until then "Add consumer" adds a consumer with the form's defaults
+    // (`StageActions`).
     let settled = use_state(|| false);
     // A link in the URL or an autosaved session is opened first (the scenario reader comes in a
     // module of its own, `lazy::restore`); the first view stays until it is shown.

@@ -11,12 +11,11 @@
 
 use yew::prelude::*;
 
-use crate::state::{Change, PlaygroundContext};
-
 use crate::components::{
     AddConsumerForm, CompareView, ConsolePanel, ConsumerList, EventLog, GroupStates, HelpOverlay,
     ImportedPanel, Inspector, LessonPanel, ReplicationPanel, SequenceDiagram, ShareBar, TopicPanel,
 };
+use crate::state::{Change, PlaygroundContext};
 
 /// A part of the app whose module could not be fetched (the network failed; the failure is not
 /// kept, so calling its split point again tries again).
