@@ -12,6 +12,9 @@
 // 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
 //
 // Environment: CARGO_TARGET_DIR is honoured for the builds; LOADS, FRAMES_MS change the run;
+// OTHER_DIST=<a dist/ folder> loads another build of the playground in turn with these (an A/B);
+// NETWORK_KBPS (and NETWORK_RTT_MS, default 100) load every page over an emulated slow network, the
+// files gzipped as a static host sends them (the frames are measured without it);
 // SKIP_ENGINE_ONLY=1 skips building the engine alone.
 import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -224,15 +227,33 @@ pub fn run(json: &str, until: u64) -> String {
   return gzipSync(await readFile(join(out, 'engine.wasm')), { level: 9 }).length;
 }
 
+/**
+ * A slow network for the loads (NETWORK_KBPS kilobits a second each way, NETWORK_RTT_MS of round
+ * trip; Chromium's network emulation), or none.
+ */
+const NETWORK = process.env.NETWORK_KBPS
+  ? { kbps: Number(process.env.NETWORK_KBPS), rtt: Number(process.env.NETWORK_RTT_MS ?? 100) }
+  : null;
+
+/**
+ * Serves `dir` on loopback. On an emulated network it sends text and wasm gzipped, as a static host
+ * does (what crosses the network is then what the bundle figures count).
+ */
 function serveDir(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
   const server = createServer(async (req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
     try {
       const body = await readFile(file);
       const ext = file.slice(file.lastIndexOf('.'));
-      res.writeHead(200, { 'content-type': types[ext] ?? 'application/octet-stream' });
+      const headers = { 'content-type': types[ext] ?? 'application/octet-stream' };
+      if (NETWORK && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
+        res.end(gzipSync(body, { level: 9 }));
+        return;
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end();
@@ -255,6 +276,17 @@ function serveDir(dir) {
 async function loadFigures(browser, url, { click = false } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  if (NETWORK) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const bytes = (NETWORK.kbps * 1000) / 8;
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: NETWORK.rtt,
+      downloadThroughput: bytes,
+      uploadThroughput: bytes,
+    });
+  }
   await page.addInitScript((click) => {
     const done = () => {
       if (document.querySelector('[data-testid=group-state]')) {
@@ -297,18 +329,25 @@ async function loadFigures(browser, url, { click = false } = {}) {
 }
 
 /** Alternates loads of the two apps, so that both see the same background load on the machine. */
-async function loadTimes(browser, urlA, urlB) {
+async function loadTimes(browser, urlA, urlB, urlOther) {
   await loadFigures(browser, urlA); // warm the server's disk cache
   await loadFigures(browser, urlB);
+  if (urlOther) await loadFigures(browser, urlOther);
   const a = [];
   const b = [];
   const clicks = [];
+  const other = [];
+  const otherClicks = [];
   for (let i = 0; i < LOADS; i++) {
     a.push(await loadFigures(browser, urlA));
     b.push(await loadFigures(browser, urlB));
     clicks.push((await loadFigures(browser, urlA, { click: true })).click);
+    if (urlOther) {
+      other.push(await loadFigures(browser, urlOther));
+      otherClicks.push((await loadFigures(browser, urlOther, { click: true })).click);
+    }
   }
-  return [a, b, clicks];
+  return [a, b, clicks, other, otherClicks];
 }
 
 async function frames(browser, url) {
@@ -365,9 +404,13 @@ try {
     console.log(`the engine alone, no UI (gzip -9): ${engine} B; with the empty Yew app: ${engine + empty.total} B`);
   }
 
-  const a = await serveDist();
+  // (On an emulated network the playground is served gzipped too.)
+  const a = NETWORK ? await serveDir(DIST) : await serveDist();
   const b = await serveDir(emptyDist);
-  const [playground, baseline, clicks] = await loadTimes(browser, a.url, b.url);
+  // OTHER_DIST: another build of the playground (say, the last commit's), loaded in turn with the
+  // two, so that a change is measured against the same machine at the same time.
+  const c = process.env.OTHER_DIST ? await serveDir(process.env.OTHER_DIST) : null;
+  const [playground, baseline, clicks, other, otherClicks] = await loadTimes(browser, a.url, b.url, c?.url);
   const ms = (xs) => xs.map((t) => t.toFixed(0)).join(' ');
   const mp = median(playground.map((t) => t.view));
   const mb = median(baseline.map((t) => t.view));
@@ -382,6 +425,14 @@ try {
   const mc = median(clicks);
   console.log(`first click on "Add consumer" that works, median of ${LOADS}: ${mc.toFixed(1)} ms, ${(mc / fb).toFixed(2)}× the empty app's first paint (target ≤ 1.5×)`);
   console.log(`  playground: ${ms(clicks)}`);
+  if (c) {
+    const fo = median(other.map((t) => t.fcp));
+    const co = median(otherClicks);
+    console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${fo.toFixed(1)} ms (${(fo / fb).toFixed(2)}×), first click that works ${co.toFixed(1)} ms (${(co / fb).toFixed(2)}×)`);
+    console.log(`  paint: ${ms(other.map((t) => t.fcp))}`);
+    console.log(`  click: ${ms(otherClicks)}`);
+    await c.close();
+  }
 
   const f = await frames(browser, a.url);
   const med = median(f.gaps);
