@@ -399,7 +399,8 @@ pub fn restore() -> Restored {
 }
 
 /// The playground the page opens with ([`restore`]): a link or autosave that opens is shown
-/// paused at its time; a new playground plays, unless a link did not open.
+/// paused at its time; a new playground plays, unless a link did not open. (The app opens it the
+/// same way, once the scenario reader's module is in: `app::open_restored`.)
 pub fn initial_playground() -> Playground {
     let Restored { world, problem } = restore();
     let mut pg = world.map_or_else(|| Playground::new(1, problem.is_none()), playground_with);
