@@ -37,6 +37,8 @@ target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";pro
 work="$target_dir/build-app/$mode"
 rm -rf "$work"
 mkdir -p "$work/pkg"
+# The detail panels' stylesheet comes with their module (and counts in the release's hash).
+cp static/panels.css "$work/pkg/"
 
 if [ "$mode" = release ]; then
   # The profile and features of the worker's link in index.html, plus the split.
@@ -58,15 +60,12 @@ if [ "$mode" = release ]; then
     # shellcheck disable=SC2086 # the flags are words
     quiet wasm-opt -Oz $params "$f" -o "$f"
   done
-  # The detail panels' stylesheet comes with their module.
-  cp static/panels.css "$work/pkg/"
   hash=$(cat "$work/pkg"/* | sha256sum | cut -c1-16)
   dir="$name-$hash"
 else
   cargo build --locked --target wasm32-unknown-unknown --bin "$bin" --features log-worker
   wasm-bindgen --target web --no-typescript --out-dir "$work/pkg" --out-name "$name" \
     "$target_dir/wasm32-unknown-unknown/debug/$bin.wasm"
-  cp static/panels.css "$work/pkg/"
   dir="$name-dev"
 fi
 

@@ -182,7 +182,7 @@ impl Session {
     /// actions are scheduled.
     pub fn new(base: Scenario) -> Result<Self, ScenarioError> {
         base.validate()?;
-        Ok(Self::of_valid(base))
+        Ok(Self::from_checked(base))
     }
 
     /// [`Session::new`] for a scenario the caller knows to be valid, without checking it again:
@@ -191,7 +191,18 @@ impl Session {
     /// scenario from outside (the playground's first module). An invalid `base` is a bug of the
     /// caller's; debug builds assert it.
     pub fn of_valid(base: Scenario) -> Self {
-        let sim = Simulation::of_valid(&base);
+        debug_assert!(
+            base.validate().is_ok(),
+            "Session::of_valid on an invalid scenario: {:?}",
+            base.validate()
+        );
+        Self::from_checked(base)
+    }
+
+    /// A session of a scenario already checked: by [`Session::new`], or by the caller of
+    /// [`Session::of_valid`] (so that neither checks it twice).
+    fn from_checked(base: Scenario) -> Self {
+        let sim = Simulation::from_checked(&base);
         let mut session = Self {
             base,
             history: Vec::new(),

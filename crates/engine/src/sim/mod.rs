@@ -176,7 +176,7 @@ impl Simulation {
     /// Builds the world of a scenario (validating it first).
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        Ok(Self::of_valid(scenario))
+        Ok(Self::from_checked(scenario))
     }
 
     /// [`Simulation::new`] for a scenario the caller knows to be valid (see
@@ -187,6 +187,12 @@ impl Simulation {
             "Simulation::of_valid on an invalid scenario: {:?}",
             scenario.validate()
         );
+        Self::from_checked(scenario)
+    }
+
+    /// The world of a scenario already checked: by [`Simulation::new`], or by the caller of
+    /// [`Simulation::of_valid`] (so that neither checks it twice).
+    pub(crate) fn from_checked(scenario: &Scenario) -> Self {
         // Preloaded groups: the records their coordinator would have written, loaded at time 0.
         let topics: Map<String, i32> = scenario
             .topics
