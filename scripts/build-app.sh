@@ -72,12 +72,16 @@ fi
 rm -rf "${out:?}/$dir"
 cp -r "$work/pkg" "$out/$dir"
 
-# The lines that fetch and start the app: a preload of the module and of its glue in <head> (so
-# that both download while the page is parsed), and the module script at the end of <body>; and
-# the detail panels' stylesheet, disabled (not fetched) until the app enables it as the panels come
-# (src/lazy.rs, `PANELS_CSS_ID`).
-head="<link rel=\"modulepreload\" href=\"./$dir/$name.js\"><link rel=\"preload\" href=\"./$dir/${name}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
-start="<link id=\"panels-css\" rel=\"stylesheet\" href=\"./$dir/panels.css\" disabled><script type=\"module\">import init from './$dir/$name.js';init({module_or_path:'./$dir/${name}_bg.wasm'});</script>"
+# The lines that fetch and start the app. In <head>: a preload of the glue, and a script that fetches
+# the first module and starts compiling it at once, so that both download, and the module compiles
+# on the browser's other threads, while the page is parsed and laid out. At the end of <body>: the
+# module script that starts the app with that compiled module (with the module's address when the
+# compile failed, say because a host sends wasm with another MIME type: the glue then fetches it
+# itself, and knows what to do). And the detail panels' stylesheet, disabled (not fetched) until the
+# app enables it as the panels come (src/lazy.rs, `PANELS_CSS_ID`).
+wasm_url="./$dir/${name}_bg.wasm"
+head="<link rel=\"modulepreload\" href=\"./$dir/$name.js\"><script>try{window.__appWasm=WebAssembly.compileStreaming(fetch('$wasm_url')).catch(function(){})}catch(e){}</script>"
+start="<link id=\"panels-css\" rel=\"stylesheet\" href=\"./$dir/panels.css\" disabled><script type=\"module\">import init from './$dir/$name.js';Promise.resolve(window.__appWasm).then(function(m){return init({module_or_path:m||'$wasm_url'})});</script>"
 node -e '
 const fs = require("fs");
 const [file, head, start] = process.argv.slice(1);

@@ -90,6 +90,19 @@ pub use crate::prefs::{LANG_KEY, PRESENTATION_KEY};
 
 /// Runs `start` (the app's first render) once the browser has painted the prerendered first view:
 /// started at once, the app's first render would hold the first paint back by as long as it takes.
+/// When the module comes after that paint (a slow network, a busy machine), it starts at once
+/// rather than a frame later.
 pub fn after_first_paint(start: impl FnOnce() + 'static) {
-    crate::app::after_next_paint(start);
+    if painted() {
+        start();
+    } else {
+        crate::app::after_next_paint(start);
+    }
+}
+
+/// Whether the browser has reported the page's first paint (its paint timing).
+fn painted() -> bool {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .is_some_and(|p| p.get_entries_by_type("paint").length() > 0)
 }
