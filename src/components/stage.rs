@@ -294,7 +294,7 @@ pub fn Stage() -> Html {
                     b.coordinates_group.then_some("is-coordinator"), is_selected.then_some("is-selected"))}
                 transform={format!("translate({},{})", fmt(x), fmt(y))}
                 role="button" tabindex="0" aria-label={label} {onclick} onkeydown={activate_on_enter()}>
-                <rect x={fmt(-w)} y={fmt(-BROKER_H)} width={fmt(2.0 * w)} height={fmt(2.0 * BROKER_H)} rx="10" />
+                <rect class="stage-broker-body" x={fmt(-w)} y={fmt(-BROKER_H)} width={fmt(2.0 * w)} height={fmt(2.0 * BROKER_H)} rx="10" />
                 <rect class="stage-focus-ring" x={fmt(-w - 6.0)} y={fmt(-BROKER_H - 6.0)} width={fmt(2.0 * w + 12.0)}
                     height={fmt(2.0 * BROKER_H + 12.0)} rx="14" aria-hidden="true" />
                 <text class="stage-broker-name" y="-14" text-anchor="middle">{ name }</text>

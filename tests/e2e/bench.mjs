@@ -8,7 +8,8 @@
 // 2. navigation → first rendered group view and first contentful paint, median of 10 loads, next to
 //    an empty Yew app built the same way (a tiny crate this script writes under
 //    target/bench-empty-app and builds with Trunk); and the first click on "Add consumer" that works
-//    (its consumer is on the stage);
+//    (its consumer is on the stage); and the first paint of the same page without its scripts (the
+//    least the first paint can take);
 // 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
 //
 // Environment: CARGO_TARGET_DIR is honoured for the builds; LOADS, FRAMES_MS change the run;
@@ -328,26 +329,45 @@ async function loadFigures(browser, url, { click = false } = {}) {
   return t;
 }
 
-/** Alternates loads of the two apps, so that both see the same background load on the machine. */
-async function loadTimes(browser, urlA, urlB, urlOther) {
+// ---------------------------------------------------------------------------- the first view alone
+/**
+ * The playground's page without its scripts: the prerendered first view and its inlined stylesheet,
+ * nothing else. Its first paint is what the browser needs to lay out and paint that view, the least
+ * the playground's own first paint can take.
+ */
+async function firstViewOnly() {
+  const dir = join(ROOT, 'target', 'bench-first-view');
+  await mkdir(dir, { recursive: true });
+  const html = (await readFile(join(DIST, 'index.html'), 'utf8'))
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, '');
+  await writeFile(join(dir, 'index.html'), html);
+  return dir;
+}
+
+/** Alternates loads of the apps, so that all see the same background load on the machine. */
+async function loadTimes(browser, urlA, urlB, urlOther, urlAlone) {
   await loadFigures(browser, urlA); // warm the server's disk cache
   await loadFigures(browser, urlB);
+  await loadFigures(browser, urlAlone);
   if (urlOther) await loadFigures(browser, urlOther);
   const a = [];
   const b = [];
   const clicks = [];
   const other = [];
   const otherClicks = [];
+  const alone = [];
   for (let i = 0; i < LOADS; i++) {
     a.push(await loadFigures(browser, urlA));
     b.push(await loadFigures(browser, urlB));
+    alone.push(await loadFigures(browser, urlAlone));
     clicks.push((await loadFigures(browser, urlA, { click: true })).click);
     if (urlOther) {
       other.push(await loadFigures(browser, urlOther));
       otherClicks.push((await loadFigures(browser, urlOther, { click: true })).click);
     }
   }
-  return [a, b, clicks, other, otherClicks];
+  return [a, b, clicks, other, otherClicks, alone];
 }
 
 async function frames(browser, url) {
@@ -410,7 +430,9 @@ try {
   // OTHER_DIST: another build of the playground (say, the last commit's), loaded in turn with the
   // two, so that a change is measured against the same machine at the same time.
   const c = process.env.OTHER_DIST ? await serveDir(process.env.OTHER_DIST) : null;
-  const [playground, baseline, clicks, other, otherClicks] = await loadTimes(browser, a.url, b.url, c?.url);
+  const d = await serveDir(await firstViewOnly());
+  const [playground, baseline, clicks, other, otherClicks, alone] = await loadTimes(browser, a.url, b.url, c?.url, d.url);
+  await d.close();
   const ms = (xs) => xs.map((t) => t.toFixed(0)).join(' ');
   const mp = median(playground.map((t) => t.view));
   const mb = median(baseline.map((t) => t.view));
@@ -422,6 +444,9 @@ try {
   console.log(`first contentful paint, median of ${LOADS}: playground's group view ${fp.toFixed(1)} ms, empty Yew app ${fb.toFixed(1)} ms, ratio ${(fp / fb).toFixed(2)}× (target ≤ 1.0×)`);
   console.log(`  playground: ${ms(playground.map((t) => t.fcp))}`);
   console.log(`  empty app:  ${ms(baseline.map((t) => t.fcp))}`);
+  const fa = median(alone.map((t) => t.fcp));
+  console.log(`the first view alone (the same page without its scripts), median of ${LOADS}: first contentful paint ${fa.toFixed(1)} ms, ${(fa / fb).toFixed(2)}× the empty app's: the least the playground's first paint can take`);
+  console.log(`  paint: ${ms(alone.map((t) => t.fcp))}`);
   const mc = median(clicks);
   console.log(`first click on "Add consumer" that works, median of ${LOADS}: ${mc.toFixed(1)} ms, ${(mc / fb).toFixed(2)}× the empty app's first paint (target ≤ 1.5×)`);
   console.log(`  playground: ${ms(clicks)}`);
@@ -431,6 +456,12 @@ try {
     console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${fo.toFixed(1)} ms (${(fo / fb).toFixed(2)}×), first click that works ${co.toFixed(1)} ms (${(co / fb).toFixed(2)}×)`);
     console.log(`  paint: ${ms(other.map((t) => t.fcp))}`);
     console.log(`  click: ${ms(otherClicks)}`);
+    // The loads of one round follow each other, so the median of the differences within a round is
+    // steadier than the difference of the medians when the machine's load drifts.
+    const paired = (xs, ys) => median(xs.map((x, i) => x - ys[i]));
+    const dp = paired(playground.map((t) => t.fcp), other.map((t) => t.fcp));
+    const dc = paired(clicks, otherClicks);
+    console.log(`  this build minus the other, median of the ${LOADS} rounds' differences: first contentful paint ${dp.toFixed(1)} ms, first click that works ${dc.toFixed(1)} ms`);
     await c.close();
   }
 

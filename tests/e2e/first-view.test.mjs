@@ -112,6 +112,10 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.deepEqual(texts(after), texts(before));
     }
     assert.equal(await page.locator('[data-testid="group-state"]').count(), 1, 'one group view, not two');
+    // A broker's focus ring is drawn only while the broker has the focus (it was once painted as a
+    // second, larger box behind every broker).
+    const rings = await page.locator('.stage-broker .stage-focus-ring').evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+    assert.ok(rings.length >= 3 && rings.every((fill) => fill === 'none'), `the brokers' focus rings are not painted: ${rings}`);
 
     await addConsumers(page, 1);
     await cards(page, 1);
@@ -120,6 +124,32 @@ for (const locale of ['en-US', 'zh-CN']) {
     await context.close();
   });
 }
+
+test('a host that sends the wasm with another MIME type: the app still starts, and "Add consumer" works', async () => {
+  // The page compiles the first module while it is parsed (WebAssembly.compileStreaming, which
+  // needs application/wasm); when that fails, the app's glue fetches the module itself.
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  const warnings = [];
+  page.on('console', (msg) => msg.type() === 'warning' && warnings.push(msg.text()));
+  let served = 0;
+  await page.route('**/app_bg.wasm', async (route) => {
+    const response = await route.fetch();
+    served += 1;
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  await page.goto(server.url);
+  await tookOver(page);
+  assert.ok(served >= 1, 'the first module was served with the other type');
+  // (The glue says why it compiles the slower way.)
+  assert.ok(warnings.some((w) => /MIME type/.test(w)), `the browser saw the other type: ${warnings}`);
+  await addConsumers(page, 1);
+  await cards(page, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('once opened, the playground reloads with the network off', async () => {
   const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });
