@@ -428,7 +428,7 @@ try {
   const a = NETWORK ? await serveDir(DIST) : await serveDist();
   const b = await serveDir(emptyDist);
   // OTHER_DIST: another build of the playground (say, the last commit's), loaded in turn with the
-  // two, so that a change is measured against the same machine at the same time.
+  // others, so that a change is measured against the same machine at the same time.
   const c = process.env.OTHER_DIST ? await serveDir(process.env.OTHER_DIST) : null;
   const d = await serveDir(await firstViewOnly());
   const [playground, baseline, clicks, other, otherClicks, alone] = await loadTimes(browser, a.url, b.url, c?.url, d.url);
