@@ -72,16 +72,18 @@ fi
 rm -rf "${out:?}/$dir"
 cp -r "$work/pkg" "$out/$dir"
 
-# The lines that fetch and start the app. In <head>: a preload of the glue, and a script that fetches
-# the first module and starts compiling it at once, so that both download, and the module compiles
-# on the browser's other threads, while the page is parsed and laid out. At the end of <body>: the
-# module script that starts the app with that compiled module (with the module's address when the
-# compile failed, say because a host sends wasm with another MIME type: the glue then fetches it
-# itself, and knows what to do). And the detail panels' stylesheet, disabled (not fetched) until the
-# app enables it as the panels come (src/lazy.rs, `PANELS_CSS_ID`).
+# The lines that fetch and start the app. In <head>: preloads of the glue and of the first module, so
+# that both download while the page is parsed and laid out. At the end of <body>: the module script
+# that starts the app once the browser has produced the first view's first frame: only then does the
+# glue compile the module (from the preload), because compiling it while the page is laid out takes
+# the same two cores that lay it out and paint it. (The glue fetches and compiles the module in one
+# stream, and when a host sends wasm with another MIME type it says so and compiles it the slower
+# way.) The clicks and keys of a reader who does not wait are kept meanwhile (src/prerender.rs). And
+# the detail panels' stylesheet, disabled (not fetched) until the app enables it as the panels come
+# (src/lazy.rs, `PANELS_CSS_ID`).
 wasm_url="./$dir/${name}_bg.wasm"
-head="<link rel=\"modulepreload\" href=\"./$dir/$name.js\"><script>try{window.__appWasm=WebAssembly.compileStreaming(fetch('$wasm_url')).catch(function(){})}catch(e){}</script>"
-start="<link id=\"panels-css\" rel=\"stylesheet\" href=\"./$dir/panels.css\" disabled><script type=\"module\">import init from './$dir/$name.js';Promise.resolve(window.__appWasm).then(function(m){return init({module_or_path:m||'$wasm_url'})});</script>"
+head="<link rel=\"modulepreload\" href=\"./$dir/$name.js\"><link rel=\"preload\" href=\"$wasm_url\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
+start="<link id=\"panels-css\" rel=\"stylesheet\" href=\"./$dir/panels.css\" disabled><script type=\"module\">import init from './$dir/$name.js';requestAnimationFrame(function(){setTimeout(function(){init({module_or_path:'$wasm_url'})},0)});</script>"
 node -e '
 const fs = require("fs");
 const [file, head, start] = process.argv.slice(1);

@@ -151,6 +151,86 @@ test('a host that sends the wasm with another MIME type: the app still starts, a
   await context.close();
 });
 
+test('what the reader does in the first view before the wasm arrives is kept, and the app replays it', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  page.on('pageerror', (err) => errors.push(err.message));
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  // Two clicks on "Add consumer" and the shortcut "a", with nothing focused, all in the first view.
+  const add = page.locator('#prerender #add-consumer-submit');
+  await add.click();
+  await add.click();
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('a');
+  // The button says its clicks wait for the app, and the page has not reloaded (a form's submit).
+  assert.equal(await add.evaluate((b) => b.classList.contains('is-waiting')), true);
+  assert.equal(await page.evaluate(() => window.__firstViewInput.length), 3);
+  assert.equal(await page.locator('.stage-consumer').count(), 0, 'nothing acts before the app runs');
+  release();
+  await tookOver(page);
+  // Three consumers join: the clicks and the key, replayed on the app's own controls.
+  await cards(page, 3);
+  assert.equal(await page.evaluate(() => window.__firstViewInput), undefined, 'the kept input is replayed once');
+  assert.equal(await page.locator('.is-waiting').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('what the reader set in the first view before the wasm arrives carries over: the speed, the legend, the focus', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  const first = page.locator('#prerender');
+  await first.getByRole('slider', { name: 'Speed' }).fill('6');
+  await first.locator('summary', { hasText: 'Legend' }).click();
+  await first.getByRole('button', { name: 'Step' }).focus();
+  release();
+  await tookOver(page);
+  const speed = page.getByRole('slider', { name: 'Speed' });
+  assert.equal(await speed.inputValue(), '6');
+  // The app took the value, not only the slider: it says the speed it runs at.
+  assert.notEqual(await speed.getAttribute('aria-valuetext'), '1×');
+  assert.equal(await page.locator('details.legend').evaluate((d) => d.open), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Step');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a click kept in the first view replays on the same control in Chinese too (the language switch)', async () => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await page.locator('#prerender').getByRole('button', { name: 'English' }).click();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the first view stays as it was');
+  release();
+  await tookOver(page);
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.getByRole('button', { name: 'Add consumer' }).waitFor();
+  await context.close();
+});
+
 test('once opened, the playground reloads with the network off', async () => {
   const { context, page, errors } = await openPage(browser, server.url, { locale: 'en-US' });
   // The worker is active once it has cached every file of the release.
