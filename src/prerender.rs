@@ -114,7 +114,7 @@ pub fn app_is_whole() -> bool {
 /// one.
 pub fn take_over() -> bool {
     let Some(doc) = document() else { return false };
-    let focus = carry_over_state(&doc);
+    let same_view = carry_over_state(&doc);
     let mut removed = false;
     for id in [ROOT_ID, ZH_TEMPLATE_ID] {
         if let Some(el) = doc.get_element_by_id(id) {
@@ -124,24 +124,32 @@ pub fn take_over() -> bool {
     }
     if removed {
         // (Now that the app's view is shown: a hidden element cannot take the focus.)
-        if let Some(el) = focus {
+        if let Some(el) = same_view.as_ref().and_then(|v| v.focus.as_ref()) {
             let _ = el.focus();
         }
         if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(TOOK_OVER_EVENT)) {
             let _ = window.dispatch_event(&event);
         }
         // After the effects of this render have run (the shortcuts' listener is one of them).
-        wasm_bindgen_futures::spawn_local(async { replay_early_input() });
+        let replay = same_view.is_some();
+        wasm_bindgen_futures::spawn_local(async move { replay_early_input(replay) });
     }
     removed
 }
 
+/// The app's view is the first view, node for node, as it takes over; and the element of it to
+/// focus, the one that had the focus in the first view.
+struct SameView {
+    focus: Option<web_sys::HtmlElement>,
+}
+
 /// Gives the app's (still hidden) view what the reader changed in the first view that is a state
 /// rather than an action: a slider moved, a `<details>` opened or closed (it toggles without a
-/// script), and the focus, which it returns to be given once the app's view is shown. The two views
-/// are the same node for node, so the app's element for a first-view element is the one at the
-/// same place in document order; when they differ in anything, nothing is carried over.
-fn carry_over_state(doc: &web_sys::Document) -> Option<web_sys::HtmlElement> {
+/// script), and the focus, to be given once the app's view is shown. The two views are the same
+/// node for node when the app starts as the build rendered it, so the app's element for a
+/// first-view element is the one at the same place in document order. When they differ (the app
+/// opened a shared link or a saved session), nothing is carried over: `None`.
+fn carry_over_state(doc: &web_sys::Document) -> Option<SameView> {
     use wasm_bindgen::JsCast;
     use web_sys::{Element, HtmlDetailsElement, HtmlInputElement};
     let first = doc.get_element_by_id(ROOT_ID)?;
@@ -185,12 +193,13 @@ fn carry_over_state(doc: &web_sys::Document) -> Option<web_sys::HtmlElement> {
             }
         }
     }
-    focus
+    Some(SameView { focus })
 }
 
 /// Replays on the app's own controls what the reader did in the first view (see the module's
-/// documentation), and forgets it.
-fn replay_early_input() {
+/// documentation), and forgets it; only forgets it when the app's view is not the first view
+/// (`replay` false): a click kept for one button must not press another.
+fn replay_early_input(replay: bool) {
     use wasm_bindgen::JsCast;
     let (Some(window), Some(doc)) = (web_sys::window(), document()) else {
         return;
@@ -198,6 +207,9 @@ fn replay_early_input() {
     let key = wasm_bindgen::JsValue::from_str(EARLY_INPUT);
     let queue = js_sys::Reflect::get(&window, &key).ok();
     let _ = js_sys::Reflect::delete_property(&window, &key);
+    if !replay {
+        return;
+    }
     let Some(queue) = queue.and_then(|q| q.dyn_into::<js_sys::Array>().ok()) else {
         return;
     };

@@ -126,8 +126,8 @@ for (const locale of ['en-US', 'zh-CN']) {
 }
 
 test('a host that sends the wasm with another MIME type: the app still starts, and "Add consumer" works', async () => {
-  // The page compiles the first module while it is parsed (WebAssembly.compileStreaming, which
-  // needs application/wasm); when that fails, the app's glue fetches the module itself.
+  // The glue compiles the first module as it streams in (WebAssembly.instantiateStreaming, which
+  // needs application/wasm); when that fails, it says why and compiles the module the slower way.
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   const errors = [];
@@ -209,6 +209,35 @@ test('what the reader set in the first view before the wasm arrives carries over
   assert.equal(await page.locator('details.legend').evaluate((d) => d.open), true);
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Step');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a click kept in the first view is not replayed when the app opens another view (a damaged link)', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  // (A replayed click is a script's click, not the reader's: it is not trusted.)
+  await page.addInitScript(() => {
+    window.__scriptClicks = 0;
+    document.addEventListener('click', (e) => e.isTrusted || (window.__scriptClicks += 1), true);
+  });
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
+  // "Pause" in the first view, where the group plays.
+  await page.locator('#prerender').getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
+  release();
+  await tookOver(page);
+  // The app says what is wrong with the link above the group view, paused: its view is not the
+  // first view, and at the place of "Pause" it has "Play". Replayed, the kept click would start
+  // the group the reader meant to stop; it is dropped.
+  await page.getByRole('alert').first().waitFor();
+  await page.waitForFunction(() => window.__firstViewInput === undefined);
+  assert.equal(await page.evaluate(() => window.__scriptClicks), 0, 'nothing was clicked for the reader');
+  await page.getByRole('toolbar').getByRole('button', { name: 'Play' }).waitFor();
   await context.close();
 });
 

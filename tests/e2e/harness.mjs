@@ -62,7 +62,8 @@ export async function launchBrowser() {
 
 /**
  * Opens a page that records every console error and uncaught exception into `errors`, and waits
- * until the app has taken over the prerendered first view (whose controls do nothing yet).
+ * until the app has taken over the prerendered first view (whose controls only keep what they are
+ * given, for the app to replay).
  */
 // `serviceWorkers: 'block'` for a test that routes requests: what the service worker (static/sw.js)
 // serves from its cache never reaches Playwright's routes.
