@@ -22,6 +22,20 @@ async function replayLog(page) {
 
 const REPLAYED = 'Replayed Replay of group orders-app from 56 log lines, at t=0, paused.';
 
+/**
+ * Holds back every wasm request of `page` until the returned function is called: until then the
+ * first view stays, and the app cannot start.
+ */
+async function holdWasm(page) {
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Waits until `n` consumer cards are shown. */
 async function cards(page, n) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="client-state"]').length === n, n);
@@ -79,12 +93,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
     page.on('pageerror', (err) => errors.push(err.message));
     // Hold the wasm back until the first view has been measured.
-    let release;
-    const held = new Promise((ok) => (release = ok));
-    await page.route('**/*.wasm', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdWasm(page);
     await page.goto(server.url);
     const where = () =>
       page.evaluate(() =>
@@ -157,12 +166,7 @@ test('what the reader does in the first view before the wasm arrives is kept, an
   const errors = [];
   page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
   page.on('pageerror', (err) => errors.push(err.message));
-  let release;
-  const held = new Promise((ok) => (release = ok));
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto(server.url);
   // Two clicks on "Add consumer" and the shortcut "a", with nothing focused, all in the first view.
   const add = page.locator('#prerender #add-consumer-submit');
@@ -189,12 +193,7 @@ test('what the reader set in the first view before the wasm arrives carries over
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
-  let release;
-  const held = new Promise((ok) => (release = ok));
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto(server.url);
   const first = page.locator('#prerender');
   await first.getByRole('slider', { name: 'Speed' }).fill('6');
@@ -220,12 +219,7 @@ test('a click kept in the first view is not replayed when the app opens another 
     window.__scriptClicks = 0;
     document.addEventListener('click', (e) => e.isTrusted || (window.__scriptClicks += 1), true);
   });
-  let release;
-  const held = new Promise((ok) => (release = ok));
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
   // "Pause" in the first view, where the group plays.
   await page.locator('#prerender').getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
@@ -244,12 +238,7 @@ test('a click kept in the first view is not replayed when the app opens another 
 test('a click kept in the first view replays on the same control in Chinese too (the language switch)', async () => {
   const context = await browser.newContext({ locale: 'zh-CN' });
   const page = await context.newPage();
-  let release;
-  const held = new Promise((ok) => (release = ok));
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto(server.url);
   await page.locator('#prerender').getByRole('button', { name: 'English' }).click();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the first view stays as it was');
