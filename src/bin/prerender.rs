@@ -135,8 +135,8 @@ mod native {
     /// The inline scripts around the first view. The one before it keeps the first view's forms
     /// from submitting (and reloading the page) until the app takes over, keeps the clicks on the
     /// first view's buttons and the keys pressed with nothing focused for the app to replay
-    /// (`rebalance_playground::prerender::EarlyInput`), marking a clicked button as waiting, and, for a browser whose
-    /// saved choice or language is Chinese (the rule of `Lang::from_tag`), hides the English view
+    /// (`rebalance_playground::prerender::EarlyInput`), marking a clicked button as waiting, and,
+    /// for a browser whose saved choice or language is Chinese (the rule of `Lang::from_tag`), hides the English view
     /// (`html.first-view-zh` in the stylesheet) before it can be painted. The one after it puts the
     /// Chinese view in its place, turns on presentation mode if it was left on, and registers the
     /// service worker once the app has taken over and the page is idle ([`TOOK_OVER_EVENT`]), so
@@ -149,7 +149,7 @@ mod native {
              var q=window.{EARLY_INPUT}=[],keep=function(x){{if(q.length<{EARLY_INPUT_LIMIT})q.push(x)}};\
              d.addEventListener('click',function(e){{var p=d.getElementById('{ROOT_ID}'),b=e.target&&e.target.closest?e.target.closest('button'):null;if(!p||!b||!p.contains(b))return;e.preventDefault();\
              var w=[],n=b;while(n&&n!==p){{w.unshift(Array.prototype.indexOf.call(n.parentElement.children,n));n=n.parentElement}}keep('c'+w.join('.'));b.classList.add('{WAITING_CLASS}')}},true);\
-             d.addEventListener('keydown',function(e){{var t=e.target;if(!d.getElementById('{ROOT_ID}')||e.ctrlKey||e.metaKey||e.altKey||e.repeat||(t&&t!==d.body&&t!==d.documentElement))return;keep('k'+(e.shiftKey?'S':'-')+e.key)}},true);\
+             d.addEventListener('keydown',function(e){{var t=e.target;if(!d.getElementById('{ROOT_ID}')||e.ctrlKey||e.metaKey||e.altKey||e.repeat||typeof e.key!=='string'||(t&&t!==d.body&&t!==d.documentElement))return;keep('k'+(e.shiftKey?'S':'-')+e.key)}},true);\
              try{{s=window.localStorage}}catch(e){{}}\
              var t=(s&&s.getItem('{LANG_KEY}'))||navigator.language||'';\
              if(/^zh/i.test(t.trim())){{d.documentElement.classList.add('first-view-zh');d.documentElement.lang={:?};d.title={:?}}}}})();",
