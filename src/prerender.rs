@@ -79,6 +79,9 @@ impl EarlyInput {
     }
 }
 
+/// The class of the element the app mounts into ([`app_root`]).
+const APP_ROOT_CLASS: &str = "app-root";
+
 /// The element the app mounts into: a `div.app-root` appended to `<body>`, after the prerendered
 /// first view. Yew empties the element it mounts into, so mounting into `<body>` itself would
 /// remove the first view (and the scripts beside it) before the app has rendered anything.
@@ -86,7 +89,7 @@ pub fn app_root() -> Option<web_sys::Element> {
     let doc = document()?;
     let body = doc.body()?;
     let root = doc.create_element("div").ok()?;
-    root.set_class_name("app-root");
+    root.set_class_name(APP_ROOT_CLASS);
     body.append_child(&root).ok()?;
     Some(root)
 }
@@ -153,7 +156,7 @@ fn carry_over_state(doc: &web_sys::Document) -> Option<SameView> {
     use wasm_bindgen::JsCast;
     use web_sys::{Element, HtmlDetailsElement, HtmlInputElement};
     let first = doc.get_element_by_id(ROOT_ID)?;
-    let app = doc.query_selector(".app-root").ok()??;
+    let app = mounted_root(doc)?;
     let elements = |root: &Element| -> Option<Vec<Element>> {
         let list = root.query_selector_all("*").ok()?;
         (0..list.length())
@@ -213,7 +216,7 @@ fn replay_early_input(replay: bool) {
     let Some(queue) = queue.and_then(|q| q.dyn_into::<js_sys::Array>().ok()) else {
         return;
     };
-    let Some(root) = doc.query_selector(".app-root").ok().flatten() else {
+    let Some(root) = mounted_root(&doc) else {
         return;
     };
     let entries: Vec<String> = queue
@@ -256,6 +259,11 @@ fn press(doc: &web_sys::Document, key: &str, shift: bool) {
     if let Ok(event) = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init) {
         let _ = doc.dispatch_event(&event);
     }
+}
+
+/// The element the app mounted into, once [`app_root`] has made it.
+fn mounted_root(doc: &web_sys::Document) -> Option<web_sys::Element> {
+    doc.query_selector(&format!(".{APP_ROOT_CLASS}")).ok().flatten()
 }
 
 fn document() -> Option<web_sys::Document> {

@@ -136,11 +136,11 @@ mod native {
     /// from submitting (and reloading the page) until the app takes over, keeps the clicks on the
     /// first view's buttons and the keys pressed with nothing focused for the app to replay
     /// (`rebalance_playground::prerender::EarlyInput`), marking a clicked button as waiting, and,
-    /// for a browser whose saved choice or language is Chinese (the rule of `Lang::from_tag`), hides the English view
-    /// (`html.first-view-zh` in the stylesheet) before it can be painted. The one after it puts the
-    /// Chinese view in its place, turns on presentation mode if it was left on, and registers the
-    /// service worker once the app has taken over and the page is idle ([`TOOK_OVER_EVENT`]), so
-    /// that its downloads do not compete with the app's start.
+    /// for a browser whose saved choice or language is Chinese (the rule of `Lang::from_tag`),
+    /// hides the English view (`html.first-view-zh` in the stylesheet) before it can be painted.
+    /// The one after it puts the Chinese view in its place, turns on presentation mode if it was
+    /// left on, and registers the service worker once the app has taken over and the page is idle
+    /// ([`TOOK_OVER_EVENT`]), so that its downloads do not compete with the app's start.
     fn inline_scripts() -> (String, String) {
         let zh = Lang::Zh;
         let before = format!(

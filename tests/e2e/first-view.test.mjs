@@ -23,17 +23,25 @@ async function replayLog(page) {
 const REPLAYED = 'Replayed Replay of group orders-app from 56 log lines, at t=0, paused.';
 
 /**
- * Holds back every wasm request of `page` until the returned function is called: until then the
- * first view stays, and the app cannot start.
+ * Opens `url` in a new context with every wasm request held back until `release()` is called: until
+ * then the first view stays, and the app cannot start. Console errors and uncaught exceptions go
+ * into `errors`; `init`, if given, runs in the page before its own scripts.
  */
-async function holdWasm(page) {
+async function openHeld({ locale = 'en-US', url = server.url, viewport, init } = {}) {
+  const context = await browser.newContext({ locale, ...(viewport && { viewport }) });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  page.on('pageerror', (err) => errors.push(err.message));
+  if (init) await page.addInitScript(init);
   let release;
   const held = new Promise((ok) => (release = ok));
   await page.route('**/*.wasm', async (route) => {
     await held;
     await route.continue();
   });
-  return release;
+  await page.goto(url);
+  return { context, page, errors, release };
 }
 
 /** Waits until `n` consumer cards are shown. */
@@ -87,14 +95,8 @@ test('a Chinese browser sees the Chinese first view before the wasm runs', async
 
 for (const locale of ['en-US', 'zh-CN']) {
   test(`the app takes over the first view in place (${locale}), and "Add consumer" works`, async () => {
-    const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-    page.on('pageerror', (err) => errors.push(err.message));
-    // Hold the wasm back until the first view has been measured.
-    const release = await holdWasm(page);
-    await page.goto(server.url);
+    // The wasm held back until the first view has been measured.
+    const { context, page, errors, release } = await openHeld({ locale, viewport: { width: 1280, height: 800 } });
     const where = () =>
       page.evaluate(() =>
         ['h1', '[data-testid="group-state"]', '#add-consumer-submit', '.stage'].map((sel) => {
@@ -161,13 +163,7 @@ test('a host that sends the wasm with another MIME type: the app still starts, a
 });
 
 test('what the reader does in the first view before the wasm arrives is kept, and the app replays it', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(err.message));
-  const release = await holdWasm(page);
-  await page.goto(server.url);
+  const { context, page, errors, release } = await openHeld();
   // Two clicks on "Add consumer" and the shortcut "a", with nothing focused, all in the first view.
   const add = page.locator('#prerender #add-consumer-submit');
   await add.click();
@@ -189,12 +185,7 @@ test('what the reader does in the first view before the wasm arrives is kept, an
 });
 
 test('what the reader set in the first view before the wasm arrives carries over: the speed, the legend, the focus', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  const release = await holdWasm(page);
-  await page.goto(server.url);
+  const { context, page, errors, release } = await openHeld();
   const first = page.locator('#prerender');
   await first.getByRole('slider', { name: 'Speed' }).fill('6');
   await first.locator('summary', { hasText: 'Legend' }).click();
@@ -212,15 +203,14 @@ test('what the reader set in the first view before the wasm arrives carries over
 });
 
 test('a click kept in the first view is not replayed when the app opens another view (a damaged link)', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  // (A replayed click is a script's click, not the reader's: it is not trusted.)
-  await page.addInitScript(() => {
-    window.__scriptClicks = 0;
-    document.addEventListener('click', (e) => e.isTrusted || (window.__scriptClicks += 1), true);
+  const { context, page, release } = await openHeld({
+    url: `${server.url}#s=rb1.AAAA-damaged`,
+    // (A replayed click is a script's click, not the reader's: it is not trusted.)
+    init: () => {
+      window.__scriptClicks = 0;
+      document.addEventListener('click', (e) => e.isTrusted || (window.__scriptClicks += 1), true);
+    },
   });
-  const release = await holdWasm(page);
-  await page.goto(`${server.url}#s=rb1.AAAA-damaged`);
   // "Pause" in the first view, where the group plays.
   await page.locator('#prerender').getByRole('toolbar').getByRole('button', { name: 'Pause' }).click();
   release();
@@ -236,10 +226,7 @@ test('a click kept in the first view is not replayed when the app opens another 
 });
 
 test('a click kept in the first view replays on the same control in Chinese too (the language switch)', async () => {
-  const context = await browser.newContext({ locale: 'zh-CN' });
-  const page = await context.newPage();
-  const release = await holdWasm(page);
-  await page.goto(server.url);
+  const { context, page, release } = await openHeld({ locale: 'zh-CN' });
   await page.locator('#prerender').getByRole('button', { name: 'English' }).click();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the first view stays as it was');
   release();
