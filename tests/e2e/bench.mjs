@@ -7,9 +7,10 @@
 // 1b. the engine alone, with no UI (a tiny crate this script writes under target/bench-engine-only);
 // 2. navigation → first rendered group view and first contentful paint, median of 10 loads, next to
 //    an empty Yew app built the same way (a tiny crate this script writes under
-//    target/bench-empty-app and builds with Trunk); and the first click on "Add consumer" that works
-//    (its consumer is on the stage); and the first paint of the same page without its scripts (the
-//    least the first paint can take);
+//    target/bench-empty-app and builds with Trunk); and the first click on "Add consumer" made at or
+//    after that paint that works (its consumer is on the stage); and the first paint of the same
+//    page without its scripts (the least the first paint can take); in an English and in a Chinese
+//    browser (zh-CN), each of which gets the first view in its language;
 // 3. 30 consumers at ~4× speed: the interval between animation frames over 20 s.
 //
 // Environment: CARGO_TARGET_DIR is honoured for the builds; LOADS, FRAMES_MS change the run;
@@ -354,8 +355,9 @@ async function loadFigures(browser, url, { click = false, locale } = {}) {
 // ---------------------------------------------------------------------------- the first view alone
 /**
  * The playground's page without its scripts: the prerendered first view and its inlined stylesheet,
- * nothing else. Its first paint is what the browser needs to lay out and paint that view, the least
- * the playground's own first paint can take.
+ * nothing else (`index.html`), and the same for the Chinese first view (`zh.html`: the template a
+ * Chinese browser's inline script shows, in the page's place). Their first paint is what the browser
+ * needs to lay out and paint that view, the least the playground's own first paint can take.
  */
 async function firstViewOnly() {
   const dir = join(ROOT, 'target', 'bench-first-view');
@@ -364,37 +366,40 @@ async function firstViewOnly() {
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
     .replace(/<link rel="modulepreload"[^>]*>/g, '');
   await writeFile(join(dir, 'index.html'), html);
+  const start = html.indexOf('<div id="prerender">');
+  const template = html.match(/<template id="prerender-zh">([\s\S]*?)<\/template>/);
+  if (start < 0 || !template) throw new Error(`${DIST}/index.html has no first view in both languages`);
+  const zh = html.slice(0, start) + `<div id="prerender" class="is-zh">${template[1]}</div>` + html.slice(template.index + template[0].length);
+  await writeFile(join(dir, 'zh.html'), zh.replace('<html lang="en">', '<html lang="zh-CN" class="first-view-zh">'));
   return dir;
 }
 
-/** Alternates loads of the apps, so that all see the same background load on the machine. */
+/**
+ * Alternates loads of the pages, so that all see the same background load on the machine: the
+ * playground (`urlA`, in an English and a Chinese browser, with and without the first click), the
+ * empty app (`urlB`), the first view alone (`urlAlone`) and another build (`urlOther`, if given).
+ */
 async function loadTimes(browser, urlA, urlB, urlOther, urlAlone) {
-  await loadFigures(browser, urlA); // warm the server's disk cache
-  await loadFigures(browser, urlB);
-  await loadFigures(browser, urlAlone);
-  if (urlOther) await loadFigures(browser, urlOther);
-  const a = [];
-  const b = [];
-  const clicks = [];
-  const other = [];
-  const otherClicks = [];
-  const alone = [];
-  const zh = [];
-  const otherZh = [];
-  for (let i = 0; i < LOADS; i++) {
-    a.push(await loadFigures(browser, urlA));
-    b.push(await loadFigures(browser, urlB));
-    alone.push(await loadFigures(browser, urlAlone));
-    clicks.push(await loadFigures(browser, urlA, { click: true }));
-    // A Chinese browser gets the Chinese first view.
-    zh.push(await loadFigures(browser, urlA, { locale: 'zh-CN' }));
-    if (urlOther) {
-      other.push(await loadFigures(browser, urlOther));
-      otherClicks.push(await loadFigures(browser, urlOther, { click: true }));
-      otherZh.push(await loadFigures(browser, urlOther, { locale: 'zh-CN' }));
-    }
-  }
-  return [a, b, clicks, other, otherClicks, alone, zh, otherZh];
+  const zh = { locale: 'zh-CN' };
+  const runs = {
+    playground: () => loadFigures(browser, urlA),
+    empty: () => loadFigures(browser, urlB),
+    alone: () => loadFigures(browser, urlAlone),
+    clicks: () => loadFigures(browser, urlA, { click: true }),
+    zh: () => loadFigures(browser, urlA, zh),
+    zhClicks: () => loadFigures(browser, urlA, { ...zh, click: true }),
+    zhAlone: () => loadFigures(browser, `${urlAlone}zh.html`, zh),
+    ...(urlOther && {
+      other: () => loadFigures(browser, urlOther),
+      otherClicks: () => loadFigures(browser, urlOther, { click: true }),
+      otherZh: () => loadFigures(browser, urlOther, zh),
+    }),
+  };
+  // Warm the server's disk cache.
+  for (const run of [runs.playground, runs.empty, runs.alone, runs.other].filter(Boolean)) await run();
+  const loads = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+  for (let i = 0; i < LOADS; i++) for (const [k, run] of Object.entries(runs)) loads[k].push(await run());
+  return loads;
 }
 
 async function frames(browser, url) {
@@ -458,50 +463,53 @@ try {
   // others, so that a change is measured against the same machine at the same time.
   const c = process.env.OTHER_DIST ? await serveDir(process.env.OTHER_DIST) : null;
   const d = await serveDir(await firstViewOnly());
-  const [playground, baseline, clickLoads, other, otherClickLoads, alone, zh, otherZh] = await loadTimes(browser, a.url, b.url, c?.url, d.url);
+  const loads = await loadTimes(browser, a.url, b.url, c?.url, d.url);
   await d.close();
   const ms = (xs) => xs.map((t) => t.toFixed(0)).join(' ');
-  const mp = median(playground.map((t) => t.view));
-  const mb = median(baseline.map((t) => t.view));
+  const of = (k, field) => loads[k].map((t) => t[field]);
+  const mp = median(of('playground', 'view'));
+  const mb = median(of('empty', 'view'));
   console.log(`first group view in the document, median of ${LOADS}: playground ${mp.toFixed(1)} ms, empty Yew app ${mb.toFixed(1)} ms, ratio ${(mp / mb).toFixed(2)}× (target ≤ 1.5×)`);
-  console.log(`  playground: ${ms(playground.map((t) => t.view))}`);
-  console.log(`  empty app:  ${ms(baseline.map((t) => t.view))}`);
-  const fp = median(playground.map((t) => t.fcp));
-  const fb = median(baseline.map((t) => t.fcp));
-  console.log(`first contentful paint, median of ${LOADS}: playground's group view ${fp.toFixed(1)} ms, empty Yew app ${fb.toFixed(1)} ms, ratio ${(fp / fb).toFixed(2)}× (target ≤ 1.0×)`);
-  console.log(`  playground: ${ms(playground.map((t) => t.fcp))}`);
-  console.log(`  empty app:  ${ms(baseline.map((t) => t.fcp))}`);
-  const fz = median(zh.map((t) => t.fcp));
-  console.log(`  in a Chinese browser (zh-CN), the Chinese first view: ${fz.toFixed(1)} ms, ${(fz / fb).toFixed(2)}×`);
-  console.log(`  playground, zh-CN: ${ms(zh.map((t) => t.fcp))}`);
-  const fa = median(alone.map((t) => t.fcp));
-  console.log(`the first view alone (the same page without its scripts), median of ${LOADS}: first contentful paint ${fa.toFixed(1)} ms, ${(fa / fb).toFixed(2)}× the empty app's: the least the playground's first paint can take`);
-  console.log(`  paint: ${ms(alone.map((t) => t.fcp))}`);
-  const clicks = clickLoads.map((t) => t.click);
-  const otherClicks = otherClickLoads.map((t) => t.click);
-  const mc = median(clicks);
-  console.log(`first click on "Add consumer" that works (before the app runs: kept, and replayed once it has taken over), median of ${LOADS}: ${mc.toFixed(1)} ms, ${(mc / fb).toFixed(2)}× the empty app's first paint (target ≤ 1.5×)`);
-  console.log(`  playground: ${ms(clicks)}`);
-  const late = median(clickLoads.map((t) => t.click - t.fcp));
-  console.log(`  after the first contentful paint of the same load, median: ${late.toFixed(1)} ms`);
-  const mt = median(clickLoads.map((t) => t.took));
-  const mk = median(clickLoads.map((t) => t.consumer));
-  console.log(`  the app takes over (from here a click acts at once), median: ${mt.toFixed(1)} ms, ${(mt / fb).toFixed(2)}×; the first click's consumer on the stage, median: ${mk.toFixed(1)} ms, ${(mk / fb).toFixed(2)}×`);
-  console.log(`  took over: ${ms(clickLoads.map((t) => t.took))}`);
-  console.log(`  consumer:  ${ms(clickLoads.map((t) => t.consumer))}`);
+  console.log(`  playground: ${ms(of('playground', 'view'))}`);
+  console.log(`  empty app:  ${ms(of('empty', 'view'))}`);
+  const fb = median(of('empty', 'fcp'));
+  const x = (v) => `${v.toFixed(1)} ms, ${(v / fb).toFixed(2)}×`;
+  for (const [lang, suffix] of [['English', ''], ['Chinese (a zh-CN browser)', 'zh']]) {
+    const key = (k) => (suffix ? suffix + k[0].toUpperCase() + k.slice(1) : k);
+    const paint = of(suffix || 'playground', 'fcp');
+    console.log(`the ${lang} first view, median of ${LOADS}:`);
+    console.log(`  first contentful paint: ${x(median(paint))} the empty Yew app's ${fb.toFixed(1)} ms (target ≤ 1.0×)`);
+    console.log(`    playground: ${ms(paint)}`);
+    if (!suffix) console.log(`    empty app:  ${ms(of('empty', 'fcp'))}`);
+    const alone = of(key('alone'), 'fcp');
+    console.log(`  the same page without its scripts, first contentful paint: ${x(median(alone))}: the least the playground's first paint can take`);
+    console.log(`    paint: ${ms(alone)}`);
+    const clickLoads = loads[key('clicks')];
+    const clicks = clickLoads.map((t) => t.click);
+    console.log(`  first click on "Add consumer" that works (before the app runs: kept, and replayed once it has taken over): ${x(median(clicks))} (target ≤ 1.5×)`);
+    console.log(`    click: ${ms(clicks)}`);
+    console.log(`    after the first contentful paint of the same load, median: ${median(clickLoads.map((t) => t.click - t.fcp)).toFixed(1)} ms`);
+    const took = clickLoads.map((t) => t.took);
+    const consumer = clickLoads.map((t) => t.consumer);
+    console.log(`  the app takes over (from here a click acts at once): ${x(median(took))}; the first click's consumer on the stage: ${x(median(consumer))}`);
+    console.log(`    took over: ${ms(took)}`);
+    console.log(`    consumer:  ${ms(consumer)}`);
+  }
   if (c) {
-    const fo = median(other.map((t) => t.fcp));
+    const clicks = of('clicks', 'click');
+    const otherClicks = of('otherClicks', 'click');
+    const fo = median(of('other', 'fcp'));
     const co = median(otherClicks);
-    console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${fo.toFixed(1)} ms (${(fo / fb).toFixed(2)}×), first click that works ${co.toFixed(1)} ms (${(co / fb).toFixed(2)}×)`);
-    console.log(`  paint: ${ms(other.map((t) => t.fcp))}`);
+    console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${x(fo)}, first click that works ${x(co)}`);
+    console.log(`  paint: ${ms(of('other', 'fcp'))}`);
     console.log(`  click: ${ms(otherClicks)}`);
-    console.log(`  paint, zh-CN: ${ms(otherZh.map((t) => t.fcp))}`);
+    console.log(`  paint, zh-CN: ${ms(of('otherZh', 'fcp'))}`);
     // The loads of one round follow each other, so the median of the differences within a round is
     // steadier than the difference of the medians when the machine's load drifts.
-    const paired = (xs, ys) => median(xs.map((x, i) => x - ys[i]));
-    const dp = paired(playground.map((t) => t.fcp), other.map((t) => t.fcp));
+    const paired = (xs, ys) => median(xs.map((v, i) => v - ys[i]));
+    const dp = paired(of('playground', 'fcp'), of('other', 'fcp'));
     const dc = paired(clicks, otherClicks);
-    const dz = paired(zh.map((t) => t.fcp), otherZh.map((t) => t.fcp));
+    const dz = paired(of('zh', 'fcp'), of('otherZh', 'fcp'));
     console.log(`  this build minus the other, median of the ${LOADS} rounds' differences: first contentful paint ${dp.toFixed(1)} ms (zh-CN: ${dz.toFixed(1)} ms), first click that works ${dc.toFixed(1)} ms`);
     await c.close();
   }
