@@ -638,7 +638,7 @@ mod tests {
     fn a_seek_shows_the_state_the_session_had_then() {
         let mut w = played();
         let end = w.now().as_millis();
-        assert!(w.snapshots().0 >= 5, "a snapshot every 30 s: {:?}", w.snapshots());
+        assert!(w.snapshots().0 >= 5, "a snapshot every 15 s: {:?}", w.snapshots());
         // Back and forth, across snapshots, onto a snapshot's time, and to the end.
         for t in [
             1_000, 95_500, 20_000, 60_000, 149_999, 30_000, 7_001, 118_250, end, 45_000, end,

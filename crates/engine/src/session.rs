@@ -42,9 +42,12 @@ use crate::sim::{
 use crate::time::{SimDuration, SimTime};
 use crate::EventKind;
 
-/// Virtual time between two snapshots at first. A 30-minute session of 20 consumers keeps 61 of
-/// them; restoring one and running forward at most this long takes a few milliseconds.
-pub const SNAPSHOT_EVERY_MS: u64 = 30_000;
+/// Virtual time between two snapshots at first. A 30-minute session of 20 consumers keeps 121 of
+/// them; restoring one and running forward at most this long takes a few milliseconds. (With 30 s,
+/// the worst of 100 seeks in that session was painted 39 to 60 ms after the input on a 2-core
+/// machine, over the budget of 50 ms in 4 runs of 9; with 15 s, 36 to 54 ms, over it in 2 of 7.
+/// [`MAX_SNAPSHOTS`] bounds the memory either way.)
+pub const SNAPSHOT_EVERY_MS: u64 = 15_000;
 
 /// The most snapshots a session keeps: past this, every other one is dropped and the interval
 /// doubles (a 4-hour session keeps one every 2 minutes).
