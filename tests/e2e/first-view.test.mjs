@@ -97,7 +97,7 @@ for (const locale of ['en-US', 'zh-CN']) {
   test(`the first view's Chinese text is drawn in a font the stylesheet names, not looked up character by character (${locale})`, async () => {
     // Left to the browser's fallback, each Chinese character the Latin font lacks is a lookup of
     // its own (on Linux a round trip to the browser process): 45 of them before the Chinese first
-    // view could paint, 40 ms. The stylesheet names the platforms' Chinese fonts (`--font-zh`),
+    // view could paint, 30 to 56 ms. The stylesheet names the platforms' Chinese fonts (`--font-zh`),
     // for the Chinese page and for the "中文" button on the English one. Chromium's "fonts" trace
     // shows both kinds of lookup.
     const context = await browser.newContext({ locale });
