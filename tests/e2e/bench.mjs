@@ -374,29 +374,29 @@ async function firstViewOnly() {
   return dir;
 }
 
+/** The browsers' languages the first view is measured in, and the page each gets without scripts. */
+const LANGS = [
+  { key: 'en', name: 'English', locale: 'en-US', alone: 'index.html' },
+  { key: 'zh', name: 'Chinese (a zh-CN browser)', locale: 'zh-CN', alone: 'zh.html' },
+];
+
 /**
  * Alternates loads of the pages, so that all see the same background load on the machine: the
- * playground (`urlA`, in an English and a Chinese browser, with and without the first click), the
- * empty app (`urlB`), the first view alone (`urlAlone`) and another build (`urlOther`, if given).
+ * empty app (`urlB`, series `empty`); in each of `LANGS`, the playground (`urlA`, series `en` and
+ * `en clicks`, ...) and its first view alone (`urlAlone`, series `en alone`, ...); and another
+ * build (`urlOther`, if given: `other en`, `other en clicks`, `other zh`).
  */
 async function loadTimes(browser, urlA, urlB, urlOther, urlAlone) {
-  const zh = { locale: 'zh-CN' };
-  const runs = {
-    playground: () => loadFigures(browser, urlA),
-    empty: () => loadFigures(browser, urlB),
-    alone: () => loadFigures(browser, urlAlone),
-    clicks: () => loadFigures(browser, urlA, { click: true }),
-    zh: () => loadFigures(browser, urlA, zh),
-    zhClicks: () => loadFigures(browser, urlA, { ...zh, click: true }),
-    zhAlone: () => loadFigures(browser, `${urlAlone}zh.html`, zh),
-    ...(urlOther && {
-      other: () => loadFigures(browser, urlOther),
-      otherClicks: () => loadFigures(browser, urlOther, { click: true }),
-      otherZh: () => loadFigures(browser, urlOther, zh),
-    }),
-  };
+  const runs = { empty: () => loadFigures(browser, urlB) };
+  for (const { key, locale, alone } of LANGS) {
+    runs[key] = () => loadFigures(browser, urlA, { locale });
+    runs[`${key} clicks`] = () => loadFigures(browser, urlA, { locale, click: true });
+    runs[`${key} alone`] = () => loadFigures(browser, urlAlone + alone, { locale });
+    if (urlOther) runs[`other ${key}`] = () => loadFigures(browser, urlOther, { locale });
+  }
+  if (urlOther) runs['other en clicks'] = () => loadFigures(browser, urlOther, { click: true });
   // Warm the server's disk cache.
-  for (const run of [runs.playground, runs.empty, runs.alone, runs.other].filter(Boolean)) await run();
+  for (const k of ['en', 'empty', 'en alone', 'other en']) await runs[k]?.();
   const loads = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
   for (let i = 0; i < LOADS; i++) for (const [k, run] of Object.entries(runs)) loads[k].push(await run());
   return loads;
@@ -467,49 +467,49 @@ try {
   await d.close();
   const ms = (xs) => xs.map((t) => t.toFixed(0)).join(' ');
   const of = (k, field) => loads[k].map((t) => t[field]);
-  const mp = median(of('playground', 'view'));
+  const mp = median(of('en', 'view'));
   const mb = median(of('empty', 'view'));
   console.log(`first group view in the document, median of ${LOADS}: playground ${mp.toFixed(1)} ms, empty Yew app ${mb.toFixed(1)} ms, ratio ${(mp / mb).toFixed(2)}× (target ≤ 1.5×)`);
-  console.log(`  playground: ${ms(of('playground', 'view'))}`);
+  console.log(`  playground: ${ms(of('en', 'view'))}`);
   console.log(`  empty app:  ${ms(of('empty', 'view'))}`);
   const fb = median(of('empty', 'fcp'));
-  const x = (v) => `${v.toFixed(1)} ms, ${(v / fb).toFixed(2)}×`;
-  for (const [lang, suffix] of [['English', ''], ['Chinese (a zh-CN browser)', 'zh']]) {
-    const key = (k) => (suffix ? suffix + k[0].toUpperCase() + k.slice(1) : k);
-    const paint = of(suffix || 'playground', 'fcp');
-    console.log(`the ${lang} first view, median of ${LOADS}:`);
-    console.log(`  first contentful paint: ${x(median(paint))} the empty Yew app's ${fb.toFixed(1)} ms (target ≤ 1.0×)`);
+  /** `ms` milliseconds, and as a multiple of the empty app's first paint. */
+  const vsEmpty = (ms) => `${ms.toFixed(1)} ms, ${(ms / fb).toFixed(2)}×`;
+  for (const { key, name } of LANGS) {
+    const paint = of(key, 'fcp');
+    console.log(`the ${name} first view, median of ${LOADS}:`);
+    console.log(`  first contentful paint: ${vsEmpty(median(paint))} the empty Yew app's ${fb.toFixed(1)} ms (target ≤ 1.0×)`);
     console.log(`    playground: ${ms(paint)}`);
-    if (!suffix) console.log(`    empty app:  ${ms(of('empty', 'fcp'))}`);
-    const alone = of(key('alone'), 'fcp');
-    console.log(`  the same page without its scripts, first contentful paint: ${x(median(alone))}: the least the playground's first paint can take`);
+    if (key === 'en') console.log(`    empty app:  ${ms(of('empty', 'fcp'))}`);
+    const alone = of(`${key} alone`, 'fcp');
+    console.log(`  the same page without its scripts, first contentful paint: ${vsEmpty(median(alone))}: the least the playground's first paint can take`);
     console.log(`    paint: ${ms(alone)}`);
-    const clickLoads = loads[key('clicks')];
+    const clickLoads = loads[`${key} clicks`];
     const clicks = clickLoads.map((t) => t.click);
-    console.log(`  first click on "Add consumer" that works (before the app runs: kept, and replayed once it has taken over): ${x(median(clicks))} (target ≤ 1.5×)`);
+    console.log(`  first click on "Add consumer" that works (before the app runs: kept, and replayed once it has taken over): ${vsEmpty(median(clicks))} (target ≤ 1.5×)`);
     console.log(`    click: ${ms(clicks)}`);
     console.log(`    after the first contentful paint of the same load, median: ${median(clickLoads.map((t) => t.click - t.fcp)).toFixed(1)} ms`);
     const took = clickLoads.map((t) => t.took);
     const consumer = clickLoads.map((t) => t.consumer);
-    console.log(`  the app takes over (from here a click acts at once): ${x(median(took))}; the first click's consumer on the stage: ${x(median(consumer))}`);
+    console.log(`  the app takes over (from here a click acts at once): ${vsEmpty(median(took))}; the first click's consumer on the stage: ${vsEmpty(median(consumer))}`);
     console.log(`    took over: ${ms(took)}`);
     console.log(`    consumer:  ${ms(consumer)}`);
   }
   if (c) {
-    const clicks = of('clicks', 'click');
-    const otherClicks = of('otherClicks', 'click');
-    const fo = median(of('other', 'fcp'));
+    const clicks = of('en clicks', 'click');
+    const otherClicks = of('other en clicks', 'click');
+    const fo = median(of('other en', 'fcp'));
     const co = median(otherClicks);
-    console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${x(fo)}, first click that works ${x(co)}`);
-    console.log(`  paint: ${ms(of('other', 'fcp'))}`);
+    console.log(`the other build (${process.env.OTHER_DIST}), median of ${LOADS}: first contentful paint ${vsEmpty(fo)}, first click that works ${vsEmpty(co)}`);
+    console.log(`  paint: ${ms(of('other en', 'fcp'))}`);
     console.log(`  click: ${ms(otherClicks)}`);
-    console.log(`  paint, zh-CN: ${ms(of('otherZh', 'fcp'))}`);
+    console.log(`  paint, zh-CN: ${ms(of('other zh', 'fcp'))}`);
     // The loads of one round follow each other, so the median of the differences within a round is
     // steadier than the difference of the medians when the machine's load drifts.
     const paired = (xs, ys) => median(xs.map((v, i) => v - ys[i]));
-    const dp = paired(of('playground', 'fcp'), of('other', 'fcp'));
+    const dp = paired(of('en', 'fcp'), of('other en', 'fcp'));
     const dc = paired(clicks, otherClicks);
-    const dz = paired(of('zh', 'fcp'), of('otherZh', 'fcp'));
+    const dz = paired(of('zh', 'fcp'), of('other zh', 'fcp'));
     console.log(`  this build minus the other, median of the ${LOADS} rounds' differences: first contentful paint ${dp.toFixed(1)} ms (zh-CN: ${dz.toFixed(1)} ms), first click that works ${dc.toFixed(1)} ms`);
     await c.close();
   }
